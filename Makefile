@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# User-facing targets; the work is in scripts/.  See README.md.
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: all run test boot tree export series-check deps kernel harness-test clean distclean help
+
+all: help
+
+help:
+	@echo "make run           build the patched kernel, boot it, show its clocks"
+	@echo "make test          run every suite over every boot of plan/boots"
+	@echo "make boot RUN=prog [APPEND=...] [SMP=N]   boot with your own program"
+	@echo "make tree | export | series-check         the patch-series workflow"
+	@echo "SERIES=none        do any of run/test/boot on the unpatched base"
+
+deps:
+	@$(S)/deps.sh
+
+tree: deps
+	@$(S)/tree.sh tree
+
+export:
+	@$(S)/tree.sh export
+
+series-check:
+	@$(S)/tree.sh series-check
+
+run: deps
+	@$(S)/run.sh run
+
+test: deps
+	@$(S)/run.sh test
+
+boot: deps
+	@$(S)/run.sh boot
+
+kernel: deps
+	@$(S)/run.sh kernel
+
+harness-test:
+	@$(S)/harness-test.sh
+
+clean:
+	rm -rf build/kbuild build/out build/logs
+
+distclean:
+	rm -rf build

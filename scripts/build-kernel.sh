@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Configure and build the x86_64 guest kernel of one flavour, incrementally.
+# Usage: build-kernel.sh patched|base
+#
+# The config is tinyconfig plus configs/x86_64-guest.config (every option
+# of which must survive olddefconfig) plus configs/x86_64-series.config
+# (options the series adds: absent on the base, so only reported).
+# KCONFIG_EXTRA names further fragments (for instance a debug boot's).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:?flavour}
+src=$(flavour_src "$flavour")
+obj=$(obj_dir "$flavour")
+log=$LOGS/build-$flavour.log
+[ -f "$src/Makefile" ] || die "no $src: run make tree"
+mkdir -p "$obj" "$LOGS"
+
+frags=("$TOP/configs/x86_64-guest.config")
+[ -f "$TOP/configs/x86_64-series.config" ] && frags+=("$TOP/configs/x86_64-series.config")
+for f in ${KCONFIG_EXTRA:-}; do
+	[ -f "$f" ] || f=$TOP/configs/$f
+	[ -f "$f" ] || die "KCONFIG_EXTRA: no fragment $f"
+	frags+=("$f")
+done
+rm -f "$obj/localversion.config"	# an earlier name of the fragment
+# Not named localversion*: setlocalversion would read it as a suffix.
+local_frag=$obj/th-release.frag
+if [ "$flavour" = patched ]; then
+	echo "CONFIG_LOCALVERSION=\"-$SERIES_NAME\"" >"$local_frag"
+else
+	echo 'CONFIG_LOCALVERSION="-base"' >"$local_frag"
+fi
+frags+=("$local_frag")
+
+# Regenerate the config each time, but keep the old file (and its mtime)
+# when nothing changed, so that an unchanged tree does not rebuild.
+[ -f "$obj/.config" ] && cp -p "$obj/.config" "$obj/.config.prev"
+msg "kernel ($flavour): configuring"
+run_logged "$log" make -C "$src" O="$obj" tinyconfig
+run_logged "$log.merge" "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}"
+run_logged "$log.olddefconfig" make -C "$src" O="$obj" olddefconfig
+if [ -f "$obj/.config.prev" ] && cmp -s "$obj/.config" "$obj/.config.prev"; then
+	mv "$obj/.config.prev" "$obj/.config"
+else
+	rm -f "$obj/.config.prev"
+fi
+
+# check_frag FRAGMENT STRICT: every option of FRAGMENT made it.
+check_frag() {
+	local f=$1 strict=$2 line k v bad=()
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=n) k=${line%%=*}; grep -q "^$k=" "$obj/.config" && bad+=("$line") ;;
+		CONFIG_*=*) grep -qxF "$line" "$obj/.config" || bad+=("$line") ;;
+		esac
+	done <"$f"
+	[ ${#bad[@]} -eq 0 ] && return 0
+	if [ "$strict" = 1 ]; then
+		die "kernel ($flavour): $(basename "$f"): not in the final config (missing dependency?): ${bad[*]}"
+	fi
+	[ "$flavour" = base ] || warn "kernel ($flavour): $(basename "$f"): not set: ${bad[*]}"
+}
+check_frag "$TOP/configs/x86_64-guest.config" 1
+[ -f "$TOP/configs/x86_64-series.config" ] && check_frag "$TOP/configs/x86_64-series.config" 0
+for f in ${KCONFIG_EXTRA:-}; do
+	[ -f "$f" ] || f=$TOP/configs/$f
+	check_frag "$f" 1
+done
+
+msg "kernel ($flavour): building bzImage (first build about 4 min on 2 cores; log $log)"
+start=$(date +%s)
+# LOCALVERSION= (set, empty) keeps setlocalversion from adding "+" for a
+# git tree that is not at a release tag.
+run_logged "$log" make -C "$src" O="$obj" LOCALVERSION= -j"$JOBS" bzImage ||
+	die "kernel ($flavour) build failed"
+msg "kernel ($flavour): $(cat "$obj/include/config/kernel.release") built in $(( $(date +%s) - start )) s"

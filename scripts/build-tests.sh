@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build what runs inside the guest for one flavour: the kernel's exported
+# headers, the selftest collections (static where their Makefiles allow),
+# and the harness's own guest programs, all against those headers.
+# Usage: build-tests.sh patched|base
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:?flavour}
+src=$(flavour_src "$flavour")
+obj=$(obj_dir "$flavour")
+out=$(out_dir "$flavour")
+log=$LOGS/tests-$flavour.log
+collections=${SELFTEST_COLLECTIONS:-timers vDSO}
+mkdir -p "$out" "$LOGS"
+
+msg "tests ($flavour): headers_install"
+run_logged "$log.headers" make -C "$src" O="$obj" INSTALL_HDR_PATH="$out/hdr" headers_install ||
+	die "headers_install failed"
+hdr="-isystem $out/hdr/include"
+
+# Static, so the guest needs no C library; valid-adjtimex defines its own
+# clock_adjtime(), which a static libc.a also holds: its own one wins.
+static="-static -Wl,--allow-multiple-definition"
+
+rm -rf "$out/ksft"
+for c in $collections; do
+	d=$src/tools/testing/selftests/$c
+	[ -d "$d" ] || die "no selftest collection $c in $src"
+	msg "tests ($flavour): selftests/$c"
+	mkdir -p "$out/ksft-build/$c"
+	# CPPFLAGS reaches the implicit rules that most tests use, so they see
+	# the flavour's exported uapi headers before the C library's copy.
+	run_logged "$log.$c" make -C "$d" OUTPUT="$out/ksft-build/$c" \
+		KHDR_INCLUDES="$hdr" CPPFLAGS="$hdr" LDFLAGS="$static" \
+		INSTALL_PATH="$out/ksft/$c" install ||
+		die "selftests/$c failed to build (see the file named above)"
+	make -s --no-print-directory -C "$d" OUTPUT="$out/ksft-build/$c" \
+		KHDR_INCLUDES="$hdr" COLLECTION="$c" emit_tests >"$out/ksft/$c.list"
+	make -s --no-print-directory -C "$d" -f Makefile -f "$TOP/scripts/ksft-extended.mk" \
+		OUTPUT="$out/ksft-build/$c" KHDR_INCLUDES="$hdr" COLLECTION="$c" \
+		emit_extended_tests >"$out/ksft/$c.extended.list"
+done
+
+mkdir -p "$out/guest"
+for f in "$TOP"/scripts/guest/*.c; do
+	b=$out/guest/$(basename "$f" .c)
+	[ "$b" -nt "$f" ] && [ "$b" -nt "$out/hdr/include/linux/version.h" ] && continue
+	run_logged "$log.guest" gcc -O2 -Wall -Werror -static $hdr -o "$b" "$f" ||
+		die "guest program $f failed to build"
+done

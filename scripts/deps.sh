@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages the harness needs, when any is missing.
+# Usage: deps.sh [extra-package...]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pkgs=(linux-source-6.1 qemu-system-x86 busybox-static
+      build-essential bc bison flex libelf-dev libssl-dev
+      cpio gzip xz-utils kmod rsync python3 git "$@")
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+[ "$(id -u)" -eq 0 ] || die "missing packages: ${missing[*]} (run as root, or apt-get install them)"
+msg "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+mkdir -p "$LOGS"
+run_logged "$LOGS/apt.log" apt-get update -q
+run_logged "$LOGS/apt.log.install" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side tests of the harness's judgement: each tests/harness/CASE holds
+# a console log (console.log), the boot's run list (list), how QEMU ended
+# (meta) and the results it must give (expect: "test status" lines).
+# Also checks that the summary's verdict line counts and exits as it must.
+# Usage: harness-test.sh [RESULTS.json]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=${1:-}
+cases=$TOP/tests/harness
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rows=()
+nfail=0
+
+record() {	# record NAME STATUS DETAIL
+	rows+=("$(python3 -c 'import json,sys; print(json.dumps({"boot": "host", "test": "harness:" + sys.argv[1], "status": sys.argv[2], "detail": sys.argv[3], "log": "tests/harness"}))' "$1" "$2" "$3")")
+	if [ "$2" = pass ]; then
+		echo "  ok    harness:$1"
+	else
+		echo "  FAIL  harness:$1: $3"
+		nfail=$((nfail + 1))
+	fi
+}
+
+for d in "$cases"/*/; do
+	c=$(basename "$d")
+	boot=$(sed -n 's/^boot=//p' "$d/meta")
+	qs=$(sed -n 's/^qemu_status=//p' "$d/meta")
+	args=(boot --log "$d/console.log" --boot "$boot" --list "$d/list"
+	      --qemu-status "$qs" --limit 60 --out "$tmp/$c.json")
+	grep -q '^kunit=1' "$d/meta" && args+=(--kunit)
+	[ -f "$d/known" ] && args+=(--known "$d/known")
+	if ! python3 "$TOP/scripts/results.py" "${args[@]}" >"$tmp/$c.out" 2>&1; then
+		record "$c" fail "results.py failed: $(tail -n 1 "$tmp/$c.out")"
+		continue
+	fi
+	python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1])): print(r["test"], r["status"])' "$tmp/$c.json" |
+		sort >"$tmp/$c.got"
+	sort "$d/expect" >"$tmp/$c.want"
+	if diff -u "$tmp/$c.want" "$tmp/$c.got" >"$tmp/$c.diff"; then
+		record "$c" pass ""
+	else
+		record "$c" fail "$(grep '^[-+][^-+]' "$tmp/$c.diff" | tr '\n' ' ')"
+	fi
+done
+
+# The verdict: the fail case has one failure among 5 results; the summary
+# must say so on its last line and exit 1, and exit 0 on the pass case.
+if python3 "$TOP/scripts/results.py" summary "$tmp/fail.json" >"$tmp/sum" 2>&1; then
+	record verdict-fail fail "summary exited 0 on a failure"
+elif [ "$(tail -n 1 "$tmp/sum")" != "4 passed, 1 failed, 0 skipped" ]; then
+	record verdict-fail fail "last line: $(tail -n 1 "$tmp/sum")"
+else
+	record verdict-fail pass ""
+fi
+if python3 "$TOP/scripts/results.py" summary "$tmp/pass.json" "$tmp/skip.json" >"$tmp/sum" 2>&1 &&
+   [ "$(tail -n 1 "$tmp/sum")" = "8 passed, 0 failed, 2 skipped" ]; then
+	record verdict-pass pass ""
+else
+	record verdict-pass fail "summary of passes: $(tail -n 1 "$tmp/sum")"
+fi
+if python3 "$TOP/scripts/results.py" summary >"$tmp/sum" 2>&1; then
+	record verdict-empty fail "summary of no results exited 0"
+else
+	record verdict-empty pass ""
+fi
+
+if [ -n "$out" ]; then
+	(IFS=,; echo "[${rows[*]}]") >"$out"
+fi
+[ $nfail -eq 0 ] || [ -n "$out" ] || exit 1

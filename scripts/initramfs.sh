@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Pack the guest's initramfs for one flavour: busybox, /init, the selftest
+# collections, the guest programs, the shared libraries any dynamic test
+# needs, and one run list per boot of the plan (/plan/NAME).
+# Usage: initramfs.sh patched|base
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:?flavour}
+out=$(out_dir "$flavour")
+root=$out/root
+[ -d "$out/ksft" ] || die "no built tests for $flavour: run build-tests.sh $flavour"
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+[ -x "$BUSYBOX" ] || die "no $BUSYBOX: apt-get install busybox-static"
+is_dynamic() { readelf -l "$1" 2>/dev/null | grep -q 'program interpreter'; }
+is_dynamic "$BUSYBOX" &&
+	die "$BUSYBOX is dynamically linked: apt-get install busybox-static"
+
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,plan,guest,user,etc}
+cp "$BUSYBOX" "$root/bin/busybox"
+for a in $("$BUSYBOX" --list); do
+	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
+done
+install -m 755 "$TOP/scripts/guest/init" "$root/init"
+cp -a "$out/ksft" "$root/ksft"
+find "$out/guest" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/guest/" \;
+echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
+echo "root:x:0:" >"$root/etc/group"
+
+# Dynamic test programs (the ones whose Makefile rules ignore LDFLAGS) get
+# their libraries and loader, at the paths ldd reports.
+find "$root/ksft" "$root/guest" -type f -perm -u+x | while read -r f; do
+	is_dynamic "$f" || continue
+	for lib in $(ldd "$f" 2>/dev/null | grep -oE '/[^ ]+'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+done
+
+"$TOP/scripts/plan.sh" lists "$out/ksft" "$root/plan"
+
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --quiet --reproducible) | gzip -1 >"$out/initramfs.cpio.gz"
+msg "initramfs ($flavour): $(du -h "$out/initramfs.cpio.gz" | cut -f1), plan: $(ls "$root/plan" | tr '\n' ' ')"

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common paths and helpers for the harness scripts; sourced, not run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+SRC=$BUILD/linux		# patched tree, a git repository (make tree)
+BASE_SRC=$BUILD/base		# worktree of the base commit, never edited
+LOGS=$BUILD/logs
+PATCHES=$TOP/patches
+BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+BASE_TAG=base
+SERIES_NAME=time-interp
+JOBS=${JOBS:-$(nproc)}
+
+# Fixed identity and date for the base commit: the same tarball gives the
+# same base commit id on every machine, so base-commit: lines stay valid.
+BASE_GIT_ENV=(GIT_AUTHOR_NAME="Linux base" GIT_AUTHOR_EMAIL="base@localhost"
+	      GIT_COMMITTER_NAME="Linux base" GIT_COMMITTER_EMAIL="base@localhost"
+	      GIT_AUTHOR_DATE="2000-01-01T00:00:00Z"
+	      GIT_COMMITTER_DATE="2000-01-01T00:00:00Z")
+
+msg() { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# flavour_src FLAVOUR: source tree of a kernel flavour.
+# "patched" is build/linux with the series; "base" is the unpatched base.
+flavour_src() {
+	case $1 in
+	patched) echo "$SRC" ;;
+	base) echo "$BASE_SRC" ;;
+	*) die "unknown flavour '$1' (patched or base)" ;;
+	esac
+}
+
+# flavour_of_series: SERIES=none selects the unpatched base.
+flavour_of_series() {
+	case ${SERIES:-} in
+	""|all|patched) echo patched ;;
+	none|base) echo base ;;
+	*) die "SERIES='$SERIES': use SERIES=none for the unpatched base" ;;
+	esac
+}
+
+obj_dir() { echo "$BUILD/kbuild/$1"; }
+out_dir() { echo "$BUILD/out/$1"; }
+
+# run_logged LOG CMD...: run CMD with its output in LOG; on failure show the
+# lines that matter (compiler errors, the failing file) rather than all.
+run_logged() {
+	local log=$1
+	shift
+	mkdir -p "$(dirname "$log")"
+	if ! "$@" >"$log" 2>&1; then
+		printf 'error: command failed: %s\n' "$*" >&2
+		printf 'error: full log: %s\n' "$log" >&2
+		{ grep -E '(error|Error|ERROR|No rule|undefined reference|fatal)' "$log" |
+			grep -v '^make\[[0-9]*\]: \*\*\* \[' | head -n 20
+		  echo '--- last lines ---'
+		  tail -n 8 "$log"; } | sed 's/^/  | /' >&2
+		return 1
+	fi
+}

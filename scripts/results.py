@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge guest console logs and tally the verdict.
+
+  results.py boot --log LOG --boot NAME --list RUNLIST [--kunit]
+                  [--known FILE] [--qemu-status N] [--limit S] --out JSON
+      Parse one boot's console: the boot itself, the KUnit KTAP the kernel
+      printed, and the kselftest TAP the guest's /init printed.  Writes one
+      result per test to JSON and prints the ones that did not pass.
+
+  results.py summary JSON...
+      Per-suite tallies, then the verdict line "N passed, N failed, N skipped".
+      Exits 1 if anything failed.
+
+A result is pass, fail or skip.  A test listed in plan/known-failures for
+the boot is run all the same; if it fails its result is skip, with the
+reason shown, and if it passes it is a pass.
+"""
+
+import argparse
+import fnmatch
+import json
+import re
+import sys
+
+TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\] ')
+# Kernel reports that fail a boot wherever they appear.
+KERNEL_BAD = re.compile(
+    r'^\[\s*\d+\.\d+\] (?:.*?)('
+    r'WARNING: |BUG: |Kernel panic|Oops|general protection fault|'
+    r'kernel BUG at|UBSAN: |KASAN: |INFO: possible .*locking|'
+    r'INFO: task .* blocked|rcu: INFO: |watchdog: BUG)')
+KTAP_RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+)(?: -)? ([^#]*?)\s*(?:#\s*(.*))?$')
+KTAP_SUBTEST = re.compile(r'^(\s*)# Subtest: (\S+)')
+KTAP_PLAN = re.compile(r'^(\s*)1\.\.(\d+)')
+TAP_RESULT = re.compile(r'^(not ok|ok) (\d+) selftests: (\S+): (\S+)(?:\s*#\s*(.*))?$')
+QEMU_TIMEOUT = 124
+
+
+def read_lines(path):
+    with open(path, 'rb') as f:
+        data = f.read().decode('utf-8', 'replace')
+    return [l.rstrip('\r') for l in data.split('\n')]
+
+
+def load_known(path):
+    """plan/known-failures: TEST-ID BOOT-GLOB REASON..."""
+    known = []
+    if not path:
+        return known
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith('#'):
+                continue
+            parts = line.split(None, 2)
+            if len(parts) < 3:
+                raise SystemExit(f'{path}: needs "test boot-glob reason": {line}')
+            known.append(tuple(parts))
+    return known
+
+
+def known_reason(known, test, boot):
+    for tid, bglob, reason in known:
+        if fnmatch.fnmatchcase(test, tid) and fnmatch.fnmatchcase(boot, bglob):
+            return reason
+    return None
+
+
+def parse_kunit(lines):
+    """Results of KUnit test cases (depth 1 of the KTAP), with the checks
+    that every announced suite and case reported."""
+    results = []
+    ktap = [TIMESTAMP.sub('', l) for l in lines if TIMESTAMP.match(l)]
+    start = next((i for i, l in enumerate(ktap)
+                  if l.strip().startswith(('KTAP version', 'TAP version'))
+                  and not l.startswith(' ')), None)
+    if start is None:
+        return [('kunit:ktap', 'fail', 'no KUnit KTAP on the console')]
+    suites_planned = None
+    suite, planned, seen, suites_seen = None, None, 0, 0
+
+    def close_suite():
+        if suite and planned is not None and seen < planned:
+            results.append((f'kunit:{suite}', 'fail',
+                            f'{planned - seen} of {planned} cases never reported'))
+
+    for l in ktap[start + 1:]:
+        indent = len(l) - len(l.lstrip(' '))
+        m = KTAP_PLAN.match(l)
+        if m:
+            if indent == 0 and suites_planned is None:
+                suites_planned = int(m.group(2))
+            elif indent == 4 and suite:
+                planned = int(m.group(2))
+            continue
+        m = KTAP_SUBTEST.match(l)
+        if m and len(m.group(1)) == 4:
+            close_suite()
+            suite, planned, seen = m.group(2), None, 0
+            continue
+        m = KTAP_RESULT.match(l)
+        if not m:
+            continue
+        depth = len(m.group(1)) // 4
+        ok, name, directive = m.group(2) == 'ok', m.group(4).strip(), m.group(5) or ''
+        if depth == 1 and suite:
+            seen += 1
+            if directive.upper().startswith('SKIP'):
+                status = 'skip'
+            else:
+                status = 'pass' if ok else 'fail'
+            results.append((f'kunit:{suite}.{name}', status, directive))
+        elif depth == 0:
+            suites_seen += 1
+            close_suite()
+            if not ok and not any(r[0].startswith(f'kunit:{name}.') and r[1] == 'fail'
+                                  for r in results):
+                results.append((f'kunit:{name}', 'fail', 'suite failed'))
+            suite, planned = None, None
+    if suite:
+        results.append((f'kunit:{suite}', 'fail', 'suite never finished (log truncated)'))
+    if suites_planned is not None and suites_seen < suites_planned:
+        results.append(('kunit:ktap', 'fail',
+                        f'{suites_planned - suites_seen} of {suites_planned} suites never reported'))
+    return results
+
+
+def parse_selftests(lines, expected):
+    """Results of the guest's kselftest TAP; every expected test must report."""
+    got = {}
+    for l in lines:
+        m = TAP_RESULT.match(l)
+        if not m:
+            continue
+        tid = f'{m.group(3)}:{m.group(4)}'
+        directive = (m.group(5) or '').strip()
+        if m.group(1) == 'ok':
+            status = 'skip' if directive.upper().startswith('SKIP') else 'pass'
+        else:
+            status = 'fail'
+        got[tid] = (status, directive)
+    results = []
+    for tid in expected:
+        if tid in got:
+            results.append((tid, *got[tid]))
+        else:
+            results.append((tid, 'fail', 'never reported (the boot ended first)'))
+    for tid in got:
+        if tid not in expected:
+            results.append((tid, 'fail', 'reported but not in the plan'))
+    return results
+
+
+def boot_result(lines, name, qemu_status, limit):
+    problems = []
+    for i, l in enumerate(lines, 1):
+        m = KERNEL_BAD.match(l)
+        if m:
+            problems.append(f'kernel report at line {i}: {TIMESTAMP.sub("", l).strip()[:100]}')
+            break
+    done = any(l.startswith('TH-DONE') for l in lines)
+    if qemu_status == QEMU_TIMEOUT:
+        problems.append(f'hung: no power-off within {limit} s')
+    elif not done:
+        problems.append('ended before TH-DONE (crash, panic or truncated log)')
+    elif qemu_status not in (0, None):
+        problems.append(f'QEMU exited with status {qemu_status}')
+    if problems:
+        return (f'boot:{name}', 'fail', '; '.join(problems))
+    return (f'boot:{name}', 'pass', '')
+
+
+def cmd_boot(a):
+    lines = read_lines(a.log)
+    expected = []
+    with open(a.list) as f:
+        for line in f:
+            parts = line.rstrip('\n').split('\t')
+            if len(parts) >= 2 and parts[0]:
+                expected.append(f'{parts[0]}:{parts[1]}')
+    results = [boot_result(lines, a.boot, a.qemu_status, a.limit)]
+    if a.kunit:
+        results += parse_kunit(lines)
+    results += parse_selftests(lines, expected)
+
+    known = load_known(a.known)
+    out = []
+    for tid, status, detail in results:
+        reason = known_reason(known, tid, a.boot)
+        if reason and status == 'fail':
+            status, detail = 'skip', f'known failure under TCG: {reason} ({detail})'
+        out.append({'boot': a.boot, 'test': tid, 'status': status,
+                    'detail': detail, 'log': a.log})
+    with open(a.out, 'w') as f:
+        json.dump(out, f, indent=1)
+    counts = {s: sum(r['status'] == s for r in out) for s in ('pass', 'fail', 'skip')}
+    print(f'  boot {a.boot}: {counts["pass"]} passed, {counts["fail"]} failed, '
+          f'{counts["skip"]} skipped')
+    for r in out:
+        if r['status'] == 'fail':
+            print(f'    FAIL {r["test"]}: {r["detail"]}  [log: {r["log"]}]')
+        elif r['status'] == 'skip' and r['detail']:
+            print(f'    skip {r["test"]}: {r["detail"]}')
+    return 0
+
+
+def suite_of(test):
+    return test.split(':', 1)[0]
+
+
+def cmd_summary(a):
+    rows = []
+    for path in a.files:
+        with open(path) as f:
+            rows += json.load(f)
+    suites = {}
+    for r in rows:
+        t = suites.setdefault(suite_of(r['test']), {'pass': 0, 'fail': 0, 'skip': 0})
+        t[r['status']] += 1
+    print(f'{"suite":<20} {"passed":>7} {"failed":>7} {"skipped":>8}')
+    for s in sorted(suites):
+        t = suites[s]
+        print(f'{s:<20} {t["pass"]:>7} {t["fail"]:>7} {t["skip"]:>8}')
+    fails = [r for r in rows if r['status'] == 'fail']
+    if fails:
+        print('\nfailed:')
+        for r in fails:
+            print(f'  {r["boot"]}: {r["test"]}: {r["detail"]}  [log: {r["log"]}]')
+    total = {s: sum(t[s] for t in suites.values()) for s in ('pass', 'fail', 'skip')}
+    if not rows:
+        print('no results: nothing ran')
+        total['fail'] = 1
+    print(f'{total["pass"]} passed, {total["fail"]} failed, {total["skip"]} skipped')
+    return 1 if total['fail'] else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest='cmd', required=True)
+    b = sub.add_parser('boot')
+    b.add_argument('--log', required=True)
+    b.add_argument('--boot', required=True)
+    b.add_argument('--list', required=True)
+    b.add_argument('--kunit', action='store_true')
+    b.add_argument('--known')
+    b.add_argument('--qemu-status', type=int)
+    b.add_argument('--limit', type=int, default=0)
+    b.add_argument('--out', required=True)
+    s = sub.add_parser('summary')
+    s.add_argument('files', nargs='*')
+    a = p.parse_args()
+    return cmd_boot(a) if a.cmd == 'boot' else cmd_summary(a)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

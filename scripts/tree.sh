@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The patch-series workflow around build/linux.
+#
+#   tree.sh tree          make build/linux = base commit + patches/ (git am)
+#   tree.sh sync          like tree, for run/test: reuse a tree that matches
+#   tree.sh export        write the commits above the base back to patches/
+#   tree.sh series-check  fail when build/linux holds work patches/ lacks
+#   tree.sh base-tree     make build/base, the unpatched base worktree
+#   tree.sh base-info     print the recorded base
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+g() { git -C "$SRC" "$@"; }
+
+base_version() {
+	local d=$1
+	awk '/^VERSION =/{v=$3} /^PATCHLEVEL =/{p=$3} /^SUBLEVEL =/{s=$3}
+	     END{printf "%s.%s.%s\n", v, p, s}' "$d/Makefile"
+}
+
+# Unpack the tarball and commit it as the base, with a fixed identity and
+# date so that the base commit id depends on the tarball alone.
+make_base() {
+	[ -f "$BASE_TARBALL" ] ||
+		die "base tarball $BASE_TARBALL is missing: apt-get install linux-source-6.1"
+	local sha ver pkgver tmp
+	msg "base: hashing $BASE_TARBALL"
+	sha=$(sha256sum "$BASE_TARBALL" | cut -d' ' -f1)
+	pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+	rm -rf "$SRC" "$BASE_SRC" "$BUILD/unpack"
+	mkdir -p "$BUILD/unpack"
+	msg "base: unpacking (about 15 s)"
+	tar -C "$BUILD/unpack" -xf "$BASE_TARBALL"
+	tmp=$(find "$BUILD/unpack" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	[ -f "$tmp/Makefile" ] || die "$BASE_TARBALL holds no kernel tree"
+	mv "$tmp" "$SRC"
+	rm -rf "$BUILD/unpack"
+	ver=$(base_version "$SRC")
+	msg "base: committing Linux $ver as the base commit (about 40 s)"
+	g init -q -b main
+	g config gc.auto 0
+	g config core.abbrev 12
+	local k v
+	for k in user.name user.email; do
+		v=$(git -C "$TOP" config "$k" 2>/dev/null) && g config "$k" "$v"
+	done
+	g add -A -f .
+	env "${BASE_GIT_ENV[@]}" git -C "$SRC" commit -q --no-verify \
+		-m "Linux $ver (Debian linux-source-6.1 $pkgver)" \
+		-m "Unpacked from $(basename "$BASE_TARBALL"), sha256 $sha."
+	g tag "$BASE_TAG"
+	cat >"$BUILD/base.txt" <<EOF
+version=$ver
+debian_package=linux-source-6.1 $pkgver
+tarball=$BASE_TARBALL
+sha256=$sha
+base_commit=$(g rev-parse "$BASE_TAG")
+EOF
+	msg "base: Linux $ver, sha256 $sha"
+}
+
+stamp_file() { echo "$SRC/.git/th-stamp"; }
+
+# dir_hash DIR: one hash over the names and contents of DIR's files.
+dir_hash() { (cd "$1" && find . -type f | LC_ALL=C sort | xargs -r sha256sum) | sha256sum | cut -d' ' -f1; }
+
+series_list() {
+	[ -f "$PATCHES/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/series" | grep -v '^$' || true
+}
+
+apply_series() {
+	local p n=0 base_info
+	base_info="$(sed -n 's/^version=//p' "$BUILD/base.txt") (sha256 $(sed -n 's/^sha256=//p' "$BUILD/base.txt" | cut -c1-16)...)"
+	check_cover_base
+	for p in $(series_list); do
+		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which is not in patches/"
+		if ! g am -q --no-3way "$PATCHES/$p" >"$LOGS/am.log" 2>&1; then
+			g am --abort >/dev/null 2>&1 || true
+			sed 's/^/  | /' "$LOGS/am.log" | head -n 15 >&2
+			die "patch $p does not apply to base $base_info"
+		fi
+		n=$((n + 1))
+	done
+	msg "series: $n patch(es) applied on base $base_info"
+	write_stamp
+}
+
+# The cover letter names the base the series was made on; say so when this
+# machine's base differs (the patches may still apply).
+check_cover_base() {
+	local want have
+	want=$(sed -n 's/^base-commit: //p' "$PATCHES/0000-cover-letter.patch" 2>/dev/null | head -n 1)
+	have=$(g rev-parse "$BASE_TAG")
+	[ -z "$want" ] || [ "$want" = "$have" ] ||
+		warn "the series was made on base-commit $want, this base is $have ($(sed -n 's/^debian_package=//p' "$BUILD/base.txt"))"
+}
+
+write_stamp() {
+	local tmp
+	tmp=$(mktemp -d)
+	export_to "$tmp"
+	dir_hash "$tmp" >"$(stamp_file)"
+	rm -rf "$tmp"
+}
+
+# export_to DIR: format the commits above the base into DIR, as patches/
+# holds them: numbered patches, a series file and a cover letter.  The
+# output depends on the commits alone (no dates of today, no commit ids but
+# the base's), so an unchanged tree exports byte-identically.
+export_to() {
+	local dir=$1 n
+	mkdir -p "$dir"
+	n=$(g rev-list --count "$BASE_TAG"..HEAD)
+	if [ "$n" -gt 0 ]; then
+		g format-patch -q --numbered --zero-commit --no-signature \
+			--abbrev=12 --no-binary -o "$dir" "$BASE_TAG"..HEAD
+	fi
+	(cd "$dir" && ls -1 | grep -E '^[0-9]{4}-.*\.patch$' | grep -v '^0000-' || true) >"$dir/series"
+	cover_letter "$n" >"$dir/0000-cover-letter.patch"
+}
+
+# The subject and text of the cover letter are kept from patches/; the
+# shortlog, diffstat and base-commit lines are regenerated.
+cover_letter() {
+	local n=$1 old=$PATCHES/0000-cover-letter.patch subject blurb who
+	subject="Time interpolator for Linux 6.1"
+	blurb="*** Describe the series here. ***"
+	if [ -f "$old" ]; then
+		subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$old" | head -n 1)
+		# The text: from the first blank line after the headers to the
+		# shortlog ("Name (N):"), the diffstat, or base-commit.
+		blurb=$(awk 'body == 0 && /^$/ {body = 1; next}
+			     body == 1 && (/^[^ ].* \([0-9]+\):$/ || /^base-commit:/ ||
+					   /^ [0-9]+ files? changed/) {exit}
+			     body == 1 {print}' "$old")
+	fi
+	who="$(g config user.name) <$(g config user.email)>"
+	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+	printf 'From: %s\n' "$who"
+	printf 'Date: %s\n' "$(g log -1 --format=%aD HEAD)"
+	printf 'Subject: [PATCH 0/%d] %s\n\n' "$n" "$subject"
+	printf '%s\n\n' "$blurb" | cat -s
+	if [ "$n" -gt 0 ]; then
+		g shortlog "$BASE_TAG"..HEAD
+		g diff --stat=72 --summary "$BASE_TAG" HEAD
+		echo
+	fi
+	printf 'base-commit: %s\n' "$(g rev-parse "$BASE_TAG")"
+	printf -- '-- \n'
+}
+
+require_tree() {
+	[ -d "$SRC/.git" ] || die "no build/linux: run make tree"
+	g rev-parse -q --verify "$BASE_TAG" >/dev/null || die "build/linux has no '$BASE_TAG' tag: remove build/linux and run make tree"
+}
+
+# What build/linux holds beyond patches/, as text; empty when nothing.
+tree_delta() {
+	local tmp st
+	if [ -d "$SRC/.git/rebase-apply" ] || [ -d "$SRC/.git/rebase-merge" ]; then
+		echo "build/linux: a git am or rebase is in progress"
+	fi
+	st=$(g status --porcelain | head -n 20)
+	[ -z "$st" ] || printf 'build/linux: uncommitted changes:\n%s\n' "$st"
+	tmp=$(mktemp -d)
+	export_to "$tmp"
+	diff -r -q "$PATCHES" "$tmp" 2>&1 | sed -e "s|$tmp|build/linux|g" -e "s|$PATCHES|patches|g" || true
+	rm -rf "$tmp"
+}
+
+cmd_export() {
+	require_tree
+	[ -z "$(g status --porcelain)" ] ||
+		die "build/linux has uncommitted changes: commit them first"
+	local tmp f changed=0
+	tmp=$(mktemp -d)
+	export_to "$tmp"
+	mkdir -p "$PATCHES"
+	for f in "$PATCHES"/*.patch; do
+		[ -e "$f" ] || continue
+		[ -e "$tmp/$(basename "$f")" ] || { rm -f "$f"; echo "removed patches/$(basename "$f")"; changed=1; }
+	done
+	for f in "$tmp"/*; do
+		if ! cmp -s "$f" "$PATCHES/$(basename "$f")"; then
+			cp "$f" "$PATCHES/"
+			echo "wrote patches/$(basename "$f")"
+			changed=1
+		fi
+	done
+	rm -rf "$tmp"
+	[ $changed -eq 1 ] || echo "patches/ already matches build/linux"
+	write_stamp
+}
+
+cmd_series_check() {
+	if [ ! -d "$SRC/.git" ]; then
+		echo "series-check: no build/linux, nothing to compare"
+		return 0
+	fi
+	require_tree
+	local d
+	d=$(tree_delta)
+	if [ -n "$d" ]; then
+		printf '%s\n' "$d"
+		die "series-check: build/linux and patches/ differ (make export, then commit patches/)"
+	fi
+	echo "series-check: build/linux matches patches/ ($(series_list | wc -l) patches)"
+}
+
+# sync: bring build/linux to patches/, keeping the tree (and the kernel's
+# incremental build) when it already matches.  Work in build/linux that
+# patches/ lacks is never thrown away without FORCE=1.
+cmd_sync() {
+	local sha
+	if [ -d "$SRC/.git" ] && [ -f "$BUILD/base.txt" ]; then
+		sha=$(sed -n 's/^sha256=//p' "$BUILD/base.txt")
+		if [ "$(sha256sum "$BASE_TARBALL" 2>/dev/null | cut -d' ' -f1)" != "$sha" ]; then
+			[ -z "$(tree_delta)" ] || [ "${FORCE:-}" = 1 ] ||
+				die "the base tarball changed since build/linux was made, and build/linux holds work: make export, or FORCE=1"
+			msg "base: $BASE_TARBALL changed; rebuilding build/linux"
+			make_base
+			apply_series
+			return
+		fi
+	else
+		make_base
+		apply_series
+		return
+	fi
+	require_tree
+	local d tmp
+	d=$(tree_delta)
+	[ -n "$d" ] || { msg "tree: build/linux matches patches/"; return 0; }
+	tmp=$(mktemp -d)
+	export_to "$tmp"
+	if [ -z "$(g status --porcelain)" ] &&
+	   [ "$(dir_hash "$tmp")" = "$(cat "$(stamp_file)" 2>/dev/null)" ] || [ "${FORCE:-}" = 1 ]; then
+		rm -rf "$tmp"
+		msg "tree: patches/ changed; re-applying the series on the base"
+		g am --abort >/dev/null 2>&1 || true
+		g reset -q --hard "$BASE_TAG"
+		g clean -q -fdx
+		apply_series
+		return
+	fi
+	rm -rf "$tmp"
+	printf '%s\n' "$d" >&2
+	die "build/linux holds work that patches/ lacks: run make export to keep it, or FORCE=1 make tree to drop it"
+}
+
+cmd_base_tree() {
+	require_tree
+	if [ ! -f "$BASE_SRC/Makefile" ]; then
+		msg "base: checking out the unpatched base in build/base"
+		rm -rf "$BASE_SRC"
+		g worktree prune
+		g worktree add -q --detach "$BASE_SRC" "$BASE_TAG"
+	fi
+}
+
+case ${1:-} in
+tree|sync) mkdir -p "$LOGS"; cmd_sync ;;
+export) cmd_export ;;
+series-check) cmd_series_check ;;
+base-tree) cmd_base_tree ;;
+base-info) cat "$BUILD/base.txt" ;;
+*) die "usage: tree.sh tree|sync|export|series-check|base-tree|base-info" ;;
+esac
