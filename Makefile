@@ -4,15 +4,17 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all run test boot tree export series-check deps kernel harness-test clean distclean help
+.PHONY: all run test test-long boot tree export series-check check deps kernel harness-test clean distclean help
 
 all: help
 
 help:
 	@echo "make run           build the patched kernel, boot it, show its clocks"
 	@echo "make test          run every suite over every boot of plan/boots"
+	@echo "make test-long     the boots of plan/boots-long (tests of 10-20 min each)"
 	@echo "make boot RUN=prog [APPEND=...] [SMP=N]   boot with your own program"
 	@echo "make tree | export | series-check         the patch-series workflow"
+	@echo "make check         checkpatch, apply, bisect-build the series"
 	@echo "SERIES=none        do any of run/test/boot on the unpatched base"
 
 deps:
@@ -27,11 +29,17 @@ export:
 series-check:
 	@$(S)/tree.sh series-check
 
+check: deps
+	@$(S)/check.sh
+
 run: deps
 	@$(S)/run.sh run
 
 test: deps
 	@$(S)/run.sh test
+
+test-long: deps
+	@PLAN_BOOTS=plan/boots-long $(S)/run.sh test
 
 boot: deps
 	@$(S)/run.sh boot

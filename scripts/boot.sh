@@ -3,20 +3,15 @@
 # Boot one guest under QEMU (TCG) with a wall-clock limit; the console goes
 # to LOG (and to stdout with SHOW=1).  Exit status: QEMU's, or 124 when the
 # limit ran out.
-# Usage: boot.sh FLAVOUR LOG SMP LIMIT "KERNEL ARGS" [EXTRA-INITRD]
+# Usage: boot.sh FLAVOUR LOG SMP LIMIT "KERNEL ARGS" [INITRD]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-flavour=$1 log=$2 smp=$3 limit=$4 append=$5 extra=${6:-}
+flavour=$1 log=$2 smp=$3 limit=$4 append=$5
 kernel=$(obj_dir "$flavour")/arch/x86/boot/bzImage
-initrd=$(out_dir "$flavour")/initramfs.cpio.gz
+initrd=${6:-$(out_dir "$flavour")/initramfs.cpio.gz}
 [ -f "$kernel" ] || die "no kernel $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
-if [ -n "$extra" ]; then
-	# The kernel unpacks concatenated cpio archives in order.
-	cat "$initrd" "$extra" >"$log.initrd"
-	initrd=$log.initrd
-fi
 mkdir -p "$(dirname "$log")"
 
 qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -m 1024
@@ -32,7 +27,6 @@ else
 	timeout -k 10 "$limit" "${qemu[@]}" </dev/null >>"$log" 2>&1
 	rc=$?
 fi
-rm -f "$log.initrd"
 # timeout says 137 when it had to follow up with SIGKILL.
 [ $rc -eq 137 ] && rc=124
 exit $rc

@@ -3,7 +3,8 @@
 # Host-side tests of the harness's judgement: each tests/harness/CASE holds
 # a console log (console.log), the boot's run list (list), how QEMU ended
 # (meta) and the results it must give (expect: "test status" lines).
-# Also checks that the summary's verdict line counts and exits as it must.
+# Also checks that the summary's verdict line counts and exits as it must,
+# and runs tests/tree-test.sh, the tests of the series workflow.
 # Usage: harness-test.sh [RESULTS.json]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -68,6 +69,15 @@ if python3 "$TOP/scripts/results.py" summary >"$tmp/sum" 2>&1; then
 else
 	record verdict-empty pass ""
 fi
+
+# The series workflow, on a fake base tarball.
+complete=0
+while read -r tag name status detail; do
+	[ "$tag" = RESULT ] || continue
+	record "$name" "$status" "$detail"
+	[ "$name" = tree-complete ] && complete=1
+done < <("$TOP/tests/tree-test.sh" 2>&1)
+[ $complete = 1 ] || record tree-complete fail "tests/tree-test.sh stopped before its end"
 
 if [ -n "$out" ]; then
 	(IFS=,; echo "[${rows[*]}]") >"$out"

@@ -18,6 +18,7 @@ is_dynamic "$BUSYBOX" &&
 	die "$BUSYBOX is dynamically linked: apt-get install busybox-static"
 
 rm -rf "$root"
+mkdir -p "$(dirname "$root")"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,plan,guest,user,etc}
 cp "$BUSYBOX" "$root/bin/busybox"
 for a in $("$BUSYBOX" --list); do
@@ -41,6 +42,5 @@ done
 
 "$TOP/scripts/plan.sh" lists "$out/ksft" "$root/plan"
 
-(cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --quiet --reproducible) | gzip -1 >"$out/initramfs.cpio.gz"
+pack "$root" "$out/initramfs.cpio.gz"
 msg "initramfs ($flavour): $(du -h "$out/initramfs.cpio.gz" | cut -f1), plan: $(ls "$root/plan" | tr '\n' ' ')"

@@ -6,7 +6,7 @@ BUILD=${BUILD:-$TOP/build}
 SRC=$BUILD/linux		# patched tree, a git repository (make tree)
 BASE_SRC=$BUILD/base		# worktree of the base commit, never edited
 LOGS=$BUILD/logs
-PATCHES=$TOP/patches
+PATCHES=${PATCHES:-$TOP/patches}
 BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 BASE_TAG=base
 SERIES_NAME=time-interp
@@ -60,4 +60,10 @@ run_logged() {
 		  tail -n 8 "$log"; } | sed 's/^/  | /' >&2
 		return 1
 	fi
+}
+
+# pack DIR OUT: DIR as a gzipped newc cpio archive, the kernel's initramfs.
+pack() {
+	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --quiet --reproducible) | gzip -1 >"$2"
 }

@@ -15,8 +15,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-BOOTS=${PLAN_BOOTS:-$TOP/plan/boots}
-TESTS=${PLAN_TESTS:-$TOP/plan/tests}
+BOOTS=${PLAN_BOOTS:-plan/boots}
+TESTS=${PLAN_TESTS:-plan/tests}
+[[ $BOOTS == /* ]] || BOOTS=$TOP/$BOOTS
+[[ $TESTS == /* ]] || TESTS=$TOP/$TESTS
+[ -f "$BOOTS" ] || die "no plan $BOOTS"
 DEFAULT_TIMEOUT=300
 
 # Boot lines, comments and blanks dropped; "-" means no extra arguments.

@@ -44,25 +44,31 @@ cmd_run() {
 
 cmd_boot() {
 	[ -n "${RUN:-}" ] || die 'make boot needs RUN="path/to/static-program [args]"'
-	local prog args ucpio udir log=$LOGS/boot.log rc=0
+	local prog args initrd udir log=$LOGS/boot.log rc=0
 	read -r prog args <<<"$RUN"
 	[ -f "$prog" ] || die "RUN: no program $prog"
 	readelf -l "$prog" 2>/dev/null | grep -q 'program interpreter' &&
 		warn "$prog is dynamically linked; the guest has only the libraries the tests need"
 	prepare
-	udir=$BUILD/user
-	rm -rf "$udir" && mkdir -p "$udir/user"
+	# The guest's root with the program added, as links: no copy of it.
+	udir=$BUILD/user-root
+	rm -rf "$udir"
+	cp -al "$(out_dir "$flavour")/root" "$udir"
 	cp "$prog" "$udir/user/"
 	printf './%s %s\n' "$(basename "$prog")" "$args" >"$udir/user/cmd"
-	ucpio=$BUILD/user.cpio
-	(cd "$udir" && find . | cpio -o -H newc --quiet) >"$ucpio"
+	initrd=$BUILD/user-initramfs.cpio.gz
+	pack "$udir" "$initrd"
 	msg "booting with ${APPEND:-no extra arguments}, -smp ${SMP:-2}: running $RUN"
-	"$S/boot.sh" "$flavour" "$log" "${SMP:-2}" "${LIMIT:-600}" \
-		"quiet th.mode=user ${APPEND:-}" "$ucpio" || rc=$?
-	between TH-USER-BEGIN TH-USER-END "$log"
+	# The program's output, live: the console between the guest's markers.
+	set +e
+	SHOW=1 "$S/boot.sh" "$flavour" "$log" "${SMP:-2}" "${LIMIT:-600}" \
+		"quiet th.mode=user ${APPEND:-}" "$initrd" |
+		awk '/^TH-USER-BEGIN/ {p = 1; next} /^TH-USER-END/ {p = 0} p {sub(/\r$/, ""); print; fflush()}'
+	rc=${PIPESTATUS[0]}
+	set -e
 	local urc
 	urc=$(sed -n 's/^TH-USER-END rc=\([0-9]*\).*/\1/p' "$log" | tr -d '\r')
-	[ -n "$urc" ] || die "the program did not finish (QEMU status $rc); console: $log"
+	[ -n "$urc" ] || die "the program did not finish (QEMU status $rc$([ $rc -eq 124 ] && echo ": the ${LIMIT:-600} s limit ran out")); console: $log"
 	echo "exit status: $urc"
 	exit "$urc"
 }

@@ -41,10 +41,9 @@ make_base() {
 	g init -q -b main
 	g config gc.auto 0
 	g config core.abbrev 12
-	local k v
-	for k in user.name user.email; do
-		v=$(git -C "$TOP" config "$k" 2>/dev/null) && g config "$k" "$v"
-	done
+	# git am needs an identity: the repository's, else a neutral one.
+	g config user.name "$(git -C "$TOP" config user.name 2>/dev/null || echo "time-interp harness")"
+	g config user.email "$(git -C "$TOP" config user.email 2>/dev/null || echo "harness@localhost")"
 	g add -A -f .
 	env "${BASE_GIT_ENV[@]}" git -C "$SRC" commit -q --no-verify \
 		-m "Linux $ver (Debian linux-source-6.1 $pkgver)" \
@@ -60,6 +59,9 @@ EOF
 	msg "base: Linux $ver, sha256 $sha"
 }
 
+# The stamp: hashes of patches/ and of the tree's export, taken when the
+# two were last made equal (apply or export).  sync tells by them which
+# side moved since.
 stamp_file() { echo "$SRC/.git/th-stamp"; }
 
 # dir_hash DIR: one hash over the names and contents of DIR's files.
@@ -101,9 +103,11 @@ write_stamp() {
 	local tmp
 	tmp=$(mktemp -d)
 	export_to "$tmp"
-	dir_hash "$tmp" >"$(stamp_file)"
+	printf 'patches=%s\nexport=%s\n' "$(dir_hash "$PATCHES")" "$(dir_hash "$tmp")" >"$(stamp_file)"
 	rm -rf "$tmp"
 }
+
+stamp() { sed -n "s/^$1=//p" "$(stamp_file)" 2>/dev/null; }
 
 # export_to DIR: format the commits above the base into DIR, as patches/
 # holds them: numbered patches, a series file and a cover letter.  The
@@ -230,14 +234,18 @@ cmd_sync() {
 		return
 	fi
 	require_tree
-	local d tmp
-	d=$(tree_delta)
-	[ -n "$d" ] || { msg "tree: build/linux matches patches/"; return 0; }
+	local tmp e p clean=0
 	tmp=$(mktemp -d)
 	export_to "$tmp"
-	if [ -z "$(g status --porcelain)" ] &&
-	   [ "$(dir_hash "$tmp")" = "$(cat "$(stamp_file)" 2>/dev/null)" ] || [ "${FORCE:-}" = 1 ]; then
-		rm -rf "$tmp"
+	e=$(dir_hash "$tmp")
+	rm -rf "$tmp"
+	p=$(dir_hash "$PATCHES")
+	[ -z "$(g status --porcelain)" ] && [ ! -d "$SRC/.git/rebase-apply" ] && clean=1
+	if [ $clean = 1 ] && [ "$e" = "$(stamp export)" ] && [ "$p" = "$(stamp patches)" ]; then
+		msg "tree: build/linux matches patches/"
+		return 0
+	fi
+	if [ $clean = 1 ] && [ "$e" = "$(stamp export)" ] || [ "${FORCE:-}" = 1 ]; then
 		msg "tree: patches/ changed; re-applying the series on the base"
 		g am --abort >/dev/null 2>&1 || true
 		g reset -q --hard "$BASE_TAG"
@@ -245,8 +253,7 @@ cmd_sync() {
 		apply_series
 		return
 	fi
-	rm -rf "$tmp"
-	printf '%s\n' "$d" >&2
+	tree_delta >&2
 	die "build/linux holds work that patches/ lacks: run make export to keep it, or FORCE=1 make tree to drop it"
 }
 

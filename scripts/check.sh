@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: what a maintainer checks before taking the series.
+#   - patches/ matches build/linux, and an unchanged tree exports
+#     byte-identically;
+#   - the series applies to the base with git am (make tree) and with
+#     patch -p1, and both give the same tree;
+#   - scripts/checkpatch.pl --strict on every patch: no errors (warnings
+#     are printed, to be argued in the commit message);
+#   - every prefix of the series builds the x86_64 guest config
+#     (bisectable), in its own object directory.
+# CHECK_BISECT=0 skips the prefix builds (they take a few minutes a patch).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+g() { git -C "$SRC" "$@"; }
+fails=0
+step() { printf '\n==> check: %s\n' "$*"; }
+bad() { printf 'check FAILED: %s\n' "$*"; fails=$((fails + 1)); }
+
+"$TOP/scripts/tree.sh" series-check || exit 1
+mapfile -t series < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series")
+n=${#series[@]}
+
+step "export is stable"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; g worktree remove --force "$BUILD/check-wt" >/dev/null 2>&1 || true' EXIT
+"$TOP/scripts/tree.sh" export >/dev/null
+[ -z "$(git -C "$TOP" status --porcelain -- patches)" ] ||
+	bad "make export of an unchanged tree rewrote patches/ ($(git -C "$TOP" status --porcelain -- patches | head -n 3 | tr '\n' ' '))"
+
+step "the series applies with patch -p1 and gives the tree git am gave"
+wt=$BUILD/check-wt
+g worktree remove --force "$wt" >/dev/null 2>&1 || rm -rf "$wt"
+g worktree prune
+g worktree add -q --detach "$wt" "$BASE_TAG"
+for p in "${series[@]}"; do
+	if ! patch -d "$wt" -p1 --batch --quiet --no-backup-if-mismatch <"$PATCHES/$p" >"$tmp/patch.log" 2>&1; then
+		bad "patch -p1 < $p: $(head -n 3 "$tmp/patch.log" | tr '\n' ' ')"
+		break
+	fi
+done
+git -C "$wt" add -A -f .
+[ "$(git -C "$wt" write-tree)" = "$(g rev-parse 'HEAD^{tree}')" ] ||
+	bad "patch -p1 gives a tree other than git am's: $(git -C "$wt" diff --cached --stat HEAD "$(g rev-parse HEAD)" | tail -n 1)"
+
+step "checkpatch --strict on $n patch(es)"
+for p in "${series[@]}"; do
+	out=$(cd "$SRC" && scripts/checkpatch.pl --strict --no-tree -q "$PATCHES/$p" 2>&1 || true)
+	e=$(grep -c '^ERROR:' <<<"$out" || true)
+	w=$(grep -c -E '^(WARNING|CHECK):' <<<"$out" || true)
+	printf '  %-60s %d error(s), %d warning(s)/check(s)\n' "$p" "$e" "$w"
+	[ "$w" -eq 0 ] || grep -E '^(WARNING|CHECK):' <<<"$out" | sed 's/^/      /'
+	[ "$e" -eq 0 ] || { grep -A3 '^ERROR:' <<<"$out" | sed 's/^/      /'; bad "checkpatch errors in $p"; }
+done
+
+if [ "${CHECK_BISECT:-1}" = 1 ] && [ "$n" -gt 0 ]; then
+	step "every prefix of the series builds (x86_64 guest config)"
+	obj=$BUILD/kbuild/check
+	mkdir -p "$obj"
+	i=0
+	for c in $(g rev-list --reverse "$BASE_TAG"..HEAD); do
+		i=$((i + 1))
+		git -C "$wt" checkout -q --detach "$c"
+		git -C "$wt" clean -q -fdx
+		printf '  [%d/%d] %s\n' "$i" "$n" "$(g log -1 --format=%s "$c")"
+		if ! (cd "$wt" && make -s O="$obj" tinyconfig >/dev/null &&
+		      scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" \
+			"$TOP/configs/x86_64-guest.config" >/dev/null &&
+		      make -s O="$obj" olddefconfig >/dev/null &&
+		      make -s O="$obj" LOCALVERSION= -j"$JOBS" bzImage >"$tmp/build.log" 2>&1); then
+			grep -E 'error|warning' "$tmp/build.log" | head -n 10 | sed 's/^/      /'
+			bad "patch $i ($(g log -1 --format=%s "$c")) does not build"
+		elif grep -q 'warning:' "$tmp/build.log"; then
+			grep 'warning:' "$tmp/build.log" | head -n 10 | sed 's/^/      /'
+			bad "patch $i adds compiler warnings"
+		fi
+	done
+fi
+
+echo
+if [ $fails -ne 0 ]; then
+	echo "make check: $fails problem(s)"
+	exit 1
+fi
+echo "make check: series of $n patch(es) is clean"

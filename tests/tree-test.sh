@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side tests of the series workflow (scripts/tree.sh) on a fake,
+# tiny base tarball.  Prints "RESULT name pass|fail detail" lines.
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+T=$TOP/scripts/tree.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+result() { printf 'RESULT tree-%s %s %s\n' "$1" "$2" "${3:-}"; }
+check() {	# check NAME CONDITION-EXIT-STATUS DETAIL
+	if [ "$2" -eq 0 ]; then result "$1" pass; else result "$1" fail "$3"; fi
+}
+
+mkdir -p "$tmp/src/linux-fake/kernel/time" "$tmp/patches"
+printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 999\nEXTRAVERSION =\n' >"$tmp/src/linux-fake/Makefile"
+printf 'int a;\n' >"$tmp/src/linux-fake/kernel/time/a.c"
+tar -C "$tmp/src" -cJf "$tmp/fake.tar.xz" linux-fake
+printf 'Subject: [PATCH 0/0] Fake series\n\nA fake series for the harness tests.\n' >"$tmp/patches/0000-cover-letter.patch"
+: >"$tmp/patches/series"
+
+export BASE_TARBALL=$tmp/fake.tar.xz PATCHES=$tmp/patches BUILD=$tmp/b1
+gl() { git -C "$BUILD/linux" "$@"; }
+
+out=$("$T" tree 2>&1)
+grep -q '^version=6.1.999$' "$BUILD/base.txt" &&
+	grep -q "^sha256=$(sha256sum "$BASE_TARBALL" | cut -d' ' -f1)$" "$BUILD/base.txt"
+check base-recorded $? "base.txt: $(tr '\n' ' ' <"$BUILD/base.txt" 2>/dev/null) $out"
+
+base1=$(gl rev-parse base)
+BUILD=$tmp/b2 "$T" tree >/dev/null 2>&1
+[ "$base1" = "$(git -C "$tmp/b2/linux" rev-parse base 2>/dev/null)" ]
+check base-deterministic $? "two trees of one tarball gave two base commits"
+
+"$T" export >/dev/null 2>&1 && "$T" series-check >/dev/null 2>&1
+check empty-series-in-sync $? "an exported empty series fails series-check"
+"$T" sync >/dev/null 2>&1 && [ "$(gl rev-parse HEAD)" = "$base1" ]
+check sync-in-sync $? "sync of a matching tree did not keep it"
+
+echo 'int b;' >>"$BUILD/linux/kernel/time/a.c"
+out=$("$T" series-check 2>&1)
+[ $? -ne 0 ] && grep -q 'uncommitted' <<<"$out"
+check uncommitted-detected $? "series-check passed with uncommitted changes: $out"
+
+gl -c user.name=T -c user.email=t@t commit -qam 'time: Add b' >/dev/null
+out=$("$T" series-check 2>&1)
+[ $? -ne 0 ] && grep -q 'differ' <<<"$out"
+check unexported-detected $? "series-check passed with an unexported commit: $out"
+
+out=$("$T" sync 2>&1)
+[ $? -ne 0 ] && grep -q 'holds work' <<<"$out"
+check sync-keeps-work $? "sync did not refuse to drop a commit: $out"
+
+"$T" export >/dev/null 2>&1 && [ "$(cat "$PATCHES/series")" = "0001-time-Add-b.patch" ] &&
+	grep -q '^Subject: \[PATCH 0/1\] Fake series$' "$PATCHES/0000-cover-letter.patch" &&
+	grep -q "^base-commit: $base1$" "$PATCHES/0000-cover-letter.patch" &&
+	grep -q '^A fake series for the harness tests.$' "$PATCHES/0000-cover-letter.patch"
+check export-writes $? "export: series '$(cat "$PATCHES/series")', cover: $(head -c 300 "$PATCHES/0000-cover-letter.patch")"
+
+sum1=$(cat "$PATCHES"/* | sha256sum)
+out=$("$T" export 2>&1)
+[ "$sum1" = "$(cat "$PATCHES"/* | sha256sum)" ] && grep -q 'already matches' <<<"$out"
+check export-stable $? "a second export changed patches/: $out"
+
+"$T" series-check >/dev/null 2>&1
+check exported-in-sync $? "series-check fails right after export"
+
+head1=$(gl rev-parse 'HEAD^{tree}')
+rm -rf "$BUILD/linux"
+"$T" tree >/dev/null 2>&1 && [ "$head1" = "$(gl rev-parse 'HEAD^{tree}')" ]
+check tree-reapplies $? "make tree from patches/ gave another tree"
+
+# A pull changed patches/: the tree holds no work of its own, so it follows.
+cp -r "$PATCHES" "$tmp/patches.old"
+sed -i 's/^+int b;/+int c;/' "$PATCHES/0001-time-Add-b.patch"
+"$T" sync >/dev/null 2>&1 && grep -q '^int c;$' "$BUILD/linux/kernel/time/a.c"
+check sync-follows-patches $? "sync did not re-apply a changed patches/"
+
+# A patch that does not apply names itself and the base.
+sed -i 's/^ int a;/ int z;/' "$PATCHES/0001-time-Add-b.patch"
+rm -rf "$BUILD/linux"
+out=$("$T" tree 2>&1)
+[ $? -ne 0 ] && grep -q 'patch 0001-time-Add-b.patch does not apply to base 6.1.999' <<<"$out"
+check bad-patch-named $? "$out"
+
+rm -rf "$BUILD"
+out=$(BASE_TARBALL=$tmp/none.tar.xz "$T" tree 2>&1)
+[ $? -ne 0 ] && grep -q 'none.tar.xz is missing' <<<"$out"
+check missing-base $? "$out"
+result complete pass
