@@ -24,7 +24,6 @@ for f in ${KCONFIG_EXTRA:-}; do
 	[ -f "$f" ] || die "KCONFIG_EXTRA: no fragment $f"
 	frags+=("$f")
 done
-rm -f "$obj/localversion.config"	# an earlier name of the fragment
 # Not named localversion*: setlocalversion would read it as a suffix.
 local_frag=$obj/th-release.frag
 if [ "$flavour" = patched ]; then
@@ -49,7 +48,7 @@ fi
 
 # check_frag FRAGMENT STRICT: every option of FRAGMENT made it.
 check_frag() {
-	local f=$1 strict=$2 line k v bad=()
+	local f=$1 strict=$2 line k bad=()
 	while IFS= read -r line; do
 		case $line in
 		CONFIG_*=n) k=${line%%=*}; grep -q "^$k=" "$obj/.config" && bad+=("$line") ;;
