@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all run test test-long boot tree export series-check check deps kernel harness-test clean distclean help
+.PHONY: all run test test-long boot tree export series-check check deps kernel harness-test vdso-bench clean distclean help
 
 all: help
 
@@ -15,6 +15,7 @@ help:
 	@echo "make boot RUN=prog [APPEND=...] [SMP=N]   boot with your own program"
 	@echo "make tree | export | series-check         the patch-series workflow"
 	@echo "make check         checkpatch, apply, bisect-build the series"
+	@echo "make vdso-bench    time the base and patched vdso64.so on the host (build/bench/vdso-host.md)"
 	@echo "SERIES=none        do any of run/test/boot on the unpatched base"
 
 deps:
@@ -49,6 +50,9 @@ kernel: deps
 
 harness-test:
 	@$(S)/harness-test.sh
+
+vdso-bench: deps
+	@$(S)/vdso-bench.sh
 
 clean:
 	rm -rf build/kbuild build/out build/logs
