@@ -7,8 +7,8 @@
 #     patch -p1, and both give the same tree;
 #   - scripts/checkpatch.pl --strict on every patch: no errors (warnings
 #     are printed, to be argued in the commit message);
-#   - every prefix of the series builds the x86_64 guest config
-#     (bisectable), in its own object directory.
+#   - every prefix of the series builds the x86_64 guest config plus the
+#     series' fragment (bisectable), in its own object directory.
 # CHECK_BISECT=0 skips the prefix builds (they take a few minutes a patch).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -58,6 +58,10 @@ if [ "${CHECK_BISECT:-1}" = 1 ] && [ "$n" -gt 0 ]; then
 	step "every prefix of the series builds (x86_64 guest config)"
 	obj=$BUILD/kbuild/check
 	mkdir -p "$obj"
+	# The series' own options (its KUnit suites): unknown to the early
+	# prefixes, where merge_config.sh only notes them.
+	series_frag=()
+	[ -f "$TOP/configs/x86_64-series.config" ] && series_frag=("$TOP/configs/x86_64-series.config")
 	i=0
 	for c in $(g rev-list --reverse "$BASE_TAG"..HEAD); do
 		i=$((i + 1))
@@ -66,7 +70,7 @@ if [ "${CHECK_BISECT:-1}" = 1 ] && [ "$n" -gt 0 ]; then
 		printf '  [%d/%d] %s\n' "$i" "$n" "$(g log -1 --format=%s "$c")"
 		if ! (cd "$wt" && make -s O="$obj" tinyconfig >/dev/null &&
 		      scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" \
-			"$TOP/configs/x86_64-guest.config" >/dev/null &&
+			"$TOP/configs/x86_64-guest.config" "${series_frag[@]}" >/dev/null &&
 		      make -s O="$obj" olddefconfig >/dev/null &&
 		      make -s O="$obj" LOCALVERSION= -j"$JOBS" bzImage >"$tmp/build.log" 2>&1); then
 			grep -E 'error|warning' "$tmp/build.log" | head -n 10 | sed 's/^/      /'
