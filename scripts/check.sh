@@ -63,6 +63,8 @@ if [ "${CHECK_BISECT:-1}" = 1 ] && [ "$n" -gt 0 ]; then
 	series_frag=()
 	[ -f "$TOP/configs/x86_64-series.config" ] && series_frag=("$TOP/configs/x86_64-series.config")
 	i=0
+	# The patch -p1 step left its result staged in the worktree.
+	git -C "$wt" reset -q --hard
 	for c in $(g rev-list --reverse "$BASE_TAG"..HEAD); do
 		i=$((i + 1))
 		git -C "$wt" checkout -q --detach "$c"
