@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all run test test-long boot tree export series-check check deps kernel harness-test vdso-bench clean distclean help
+.PHONY: all run test test-long boot tree export series-check check deps kernel harness-test vdso-bench ctxsw-bench clean distclean help
 
 all: help
 
@@ -16,6 +16,7 @@ help:
 	@echo "make tree | export | series-check         the patch-series workflow"
 	@echo "make check         checkpatch, apply, bisect-build the series"
 	@echo "make vdso-bench    time the base and patched vdso64.so on the host (build/bench/vdso-host.md)"
+	@echo "make ctxsw-bench   context switches in the guest, sched_clock stable vs not (build/bench/ctxsw.md)"
 	@echo "SERIES=none        do any of run/test/boot on the unpatched base"
 
 deps:
@@ -53,6 +54,9 @@ harness-test:
 
 vdso-bench: deps
 	@$(S)/vdso-bench.sh
+
+ctxsw-bench: deps
+	@$(S)/bench-ctxsw.sh
 
 clean:
 	rm -rf build/kbuild build/out build/logs
