@@ -46,11 +46,8 @@ done
 
 md=$out/ctxsw.md
 {
-	echo "pipe-pingpong, $N round trips between CPUs 0 and 1, $ROUNDS runs a boot, QEMU TCG -smp $SMP (emulated: compare the rows, not the absolute figures)"
-	echo
-	echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores; $(date -u +%Y-%m-%d)"
-	echo "command: N=$N ROUNDS=$ROUNDS SMP=$SMP scripts/bench-ctxsw.sh"
-	echo
+	bench_stamp "pipe-pingpong, $N round trips between CPUs 0 and 1, $ROUNDS runs a boot, QEMU TCG -smp $SMP (emulated: compare the rows, not the absolute figures)" \
+		"N=$N ROUNDS=$ROUNDS SMP=$SMP scripts/bench-ctxsw.sh"
 	echo "| sched_clock | kernel arguments | round trips/s (median) | wall (s, median) | context switches | runs |"
 	echo "| --- | --- | ---: | ---: | ---: | ---: |"
 	for m in "unstable|nojitter" "stable|tsc=reliable nojitter"; do

@@ -49,11 +49,8 @@ done
 
 md=$out/modes.md
 {
-	echo "todscale, $N calls per thread, QEMU TCG -smp $SMP (emulated: compare rows, not absolutes)"
-	echo
-	echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores; $(date -u +%Y-%m-%d)"
-	echo "command: N=$N SMP=$SMP scripts/bench-modes.sh"
-	echo
+	bench_stamp "todscale, $N calls per thread, QEMU TCG -smp $SMP (emulated: compare rows, not absolutes)" \
+		"N=$N SMP=$SMP scripts/bench-modes.sh"
 	echo "| mode | call | CPUS | WALL (s) | WALL/CPUS (s) |"
 	echo "| --- | --- | ---: | ---: | ---: |"
 	awk -F, 'NR > 1 { printf "| %s | %s | %d | %.3f | %.3f |\n", $1, $2, $3, $4, $5 }' "$csv"

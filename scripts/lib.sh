@@ -68,3 +68,13 @@ pack() {
 	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc --quiet --reproducible) | gzip -1 >"$2"
 }
+
+# bench_stamp TITLE COMMAND: the head of every bench table: what it is,
+# the host it ran on, the date, and the command that made it.
+bench_stamp() {
+	echo "$1"
+	echo
+	echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores; $(date -u +%Y-%m-%d)"
+	echo "command: $2"
+	echo
+}
