@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all run test test-long boot tree export series-check check deps kernel harness-test vdso-bench ctxsw-bench clean distclean help
+.PHONY: all run test test-long boot tree export series-check check deps kernel harness-test vdso-bench ctxsw-bench ia64 clean distclean help
 
 all: help
 
@@ -17,6 +17,7 @@ help:
 	@echo "make check         checkpatch, apply, bisect-build the series"
 	@echo "make vdso-bench    time the base and patched vdso64.so on the host (build/bench/vdso-host.md)"
 	@echo "make ctxsw-bench   context switches in the guest, sched_clock stable vs not (build/bench/ctxsw.md)"
+	@echo "make ia64          cross-build the series for IA64 and check the fastcalls (no emulator)"
 	@echo "SERIES=none        do any of run/test/boot on the unpatched base"
 
 deps:
@@ -57,6 +58,9 @@ vdso-bench: deps
 
 ctxsw-bench: deps
 	@$(S)/bench-ctxsw.sh
+
+ia64: deps
+	@$(S)/ia64.sh
 
 clean:
 	rm -rf build/kbuild build/out build/logs

@@ -99,6 +99,14 @@ cmd_test() {
 			--limit "$limit" --out "$RESULTS/boot-$name.json"
 		msg "[$i/$n] boot '$name' took $((SECONDS - b0)) s"
 	done <<<"$plan"
+	if [ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ]; then
+		local b0=$SECONDS
+		msg "ia64: cross build and fastcall checks (make ia64; IA64=0 skips)"
+		"$S/ia64.sh" "$RESULTS/ia64.json" || true
+		[ -s "$RESULTS/ia64.json" ] ||
+			echo '[{"boot": "ia64", "test": "ia64:run", "status": "fail", "detail": "scripts/ia64.sh stopped before its results", "log": "build/logs/ia64-build.log"}]' >"$RESULTS/ia64.json"
+		msg "ia64 took $((SECONDS - b0)) s"
+	fi
 	echo
 	msg "make test: $(cat "$(obj_dir "$flavour")/include/config/kernel.release"), $n boot(s), $((SECONDS - t0)) s; logs in $LOGS"
 	python3 "$S/results.py" summary "$RESULTS"/*.json

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Cross-build the series for IA64 and check what can be checked without an
+# IA64 machine or emulator (none can be had here):
+#   - vmlinux builds and links: allnoconfig plus configs/ia64-series.config
+#     (SMP, ACPI, the cyclone, the HPET, the KUnit suite);
+#   - no compiler or assembler warning in the files the series touches
+#     (their objects are rebuilt every run, so the warnings are seen);
+#   - sparse (make C=2) is clean on the C files of those objects;
+#   - scripts/ia64-fsys-check.py on the fastcalls' disassembly.
+# Writes one JSON row per check to $1 (default build/results/ia64.json),
+# as results.py summary reads them; exits 1 when a check failed.
+# Usage: ia64.sh [RESULTS.json]   (SRC, IA64_OBJ; about 7 min the first
+#                                  time, plus 17 min for the toolchain)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=${1:-$BUILD/results/ia64.json}
+obj=${IA64_OBJ:-$BUILD/kbuild/ia64}
+log=$LOGS/ia64-build.log
+[ -d "$SRC/.git" ] || die "no $SRC: run make tree"
+"$TOP/scripts/deps.sh" binutils-ia64-linux-gnu sparse
+prefix=$("$TOP/scripts/ia64-toolchain.sh" | tail -n 1)
+PATH=$(dirname "$prefix"):$PATH
+kmake=(make -C "$SRC" O="$obj" ARCH=ia64 CROSS_COMPILE=ia64-linux-gnu-)
+mkdir -p "$obj" "$LOGS" "$(dirname "$out")"
+
+rows=()
+nfail=0
+record() {
+	rows+=("$(python3 -c 'import json,sys; print(json.dumps({"boot": "ia64", "test": "ia64:" + sys.argv[1], "status": sys.argv[2], "detail": sys.argv[3], "log": sys.argv[4]}))' "$1" "$2" "$3" "$4")")
+	if [ "$2" = pass ]; then
+		echo "  ok    ia64:$1"
+	else
+		echo "  FAIL  ia64:$1: $3"
+		nfail=$((nfail + 1))
+	fi
+}
+finish() {
+	(IFS=,; echo "[${rows[*]}]") >"$out"
+	msg "ia64: $nfail failed; results in $out"
+	[ "$nfail" -eq 0 ]
+	exit
+}
+
+# Files the series touches, and the objects built from them.
+base=$(git -C "$SRC" rev-list --max-parents=0 HEAD)
+mapfile -t touched < <(git -C "$SRC" diff --name-only "$base" HEAD)
+
+msg "ia64: configuring (allnoconfig + configs/ia64-series.config)"
+[ -f "$obj/.config" ] && cp -p "$obj/.config" "$obj/.config.prev"
+run_logged "$log.config" "${kmake[@]}" allnoconfig
+run_logged "$log.merge" "$SRC/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+	"$obj/.config" "$TOP/configs/ia64-series.config"
+run_logged "$log.olddefconfig" "${kmake[@]}" olddefconfig
+if [ -f "$obj/.config.prev" ] && cmp -s "$obj/.config" "$obj/.config.prev"; then
+	mv "$obj/.config.prev" "$obj/.config"
+else
+	rm -f "$obj/.config.prev"
+fi
+bad=()
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*) grep -qxF "$line" "$obj/.config" || bad+=("$line") ;;
+	esac
+done <"$TOP/configs/ia64-series.config"
+if [ ${#bad[@]} -eq 0 ]; then
+	record config pass "" "$obj/.config"
+else
+	record config fail "not in the final config: ${bad[*]}" "$obj/.config"
+	finish
+fi
+
+# touched_warnings LOG: what LOG says of the touched files, as
+# "file: warning|error: message" lines without line numbers, sorted.
+touched_warnings() {
+	python3 - "$1" "${touched[@]}" <<'PY'
+import re, sys
+log, touched = sys.argv[1], sys.argv[2:]
+seen = []
+for line in open(log, errors='replace'):
+    m = re.match(r'^(\S+?):\d+:(?:\d+:)? ([Ww]arning|error): (.*)$', line.strip())
+    if m:
+        f = next((t for t in touched if m.group(1).endswith('/' + t) or m.group(1) == t), None)
+        if f:
+            seen.append(f'{f}: {m.group(2).lower()}: {m.group(3)}')
+print('\n'.join(sorted(seen)))
+PY
+}
+objs=()
+for f in "${touched[@]}"; do
+	case $f in
+	*.c|*.S) [ -f "$SRC/$f" ] && objs+=("${f%.*}.o") ;;
+	esac
+done
+for o in "${objs[@]}"; do rm -f "$obj/$o"; done
+
+msg "ia64: building vmlinux (about 7 min from scratch on 2 cores; log $log)"
+start=$(date +%s)
+if run_logged "$log" "${kmake[@]}" -j"$JOBS" vmlinux; then
+	record vmlinux pass "built in $(( $(date +%s) - start )) s" "$log"
+else
+	record vmlinux fail "the build failed" "$log"
+	finish
+fi
+
+# Warnings of the compiler (file:line:col: warning:) and of the assembler
+# (file:line: Warning:) in the files the series touches.
+warned=$(touched_warnings "$log" | grep ': warning: ' || true)
+built=0
+for o in "${objs[@]}"; do [ -f "$obj/$o" ] && built=$((built + 1)); done
+if [ -z "$warned" ]; then
+	record warnings pass "$built objects of touched files rebuilt, no warning" "$log"
+else
+	record warnings fail "$(printf '%s\n' "$warned" | head -n 5 | tr '\n' ' ')" "$log"
+fi
+
+# sparse on the C files of the touched objects that this config builds,
+# compared with sparse on the same files of the base: the series must add
+# no warning.  Several of these files have warnings of their own in 6.1
+# (posix-timers.c's lock contexts, ia64's undeclared globals); the check
+# counts them and lets them be.  Warnings compare as "file: message",
+# without line numbers, which the series shifts.
+cobjs=()
+for o in "${objs[@]}"; do
+	[ -f "$SRC/${o%.o}.c" ] && [ -f "$obj/$o" ] && cobjs+=("$o")
+done
+sparse_run() {  # sparse_run SRC OBJ LOG
+	local have=() f
+	for f in "${cobjs[@]}"; do [ -f "$1/${f%.o}.c" ] && have+=("$f"); done
+	[ ${#have[@]} -gt 0 ] || { : >"$3"; return 0; }
+	make -C "$1" O="$2" ARCH=ia64 CROSS_COMPILE=ia64-linux-gnu- -j"$JOBS" \
+		C=2 "${have[@]}" >"$3" 2>&1 || true
+}
+msg "ia64: sparse on ${#cobjs[@]} files, and on the same files of the base"
+sparse_run "$SRC" "$obj" "$log.sparse"
+"$TOP/scripts/tree.sh" base-tree
+bobj=$obj-base
+mkdir -p "$bobj"
+run_logged "$log.base-config" make -C "$BASE_SRC" O="$bobj" ARCH=ia64 \
+	CROSS_COMPILE=ia64-linux-gnu- allnoconfig
+"$BASE_SRC/scripts/kconfig/merge_config.sh" -m -O "$bobj" "$bobj/.config" \
+	"$TOP/configs/ia64-series.config" >"$log.base-merge" 2>&1
+run_logged "$log.base-olddefconfig" make -C "$BASE_SRC" O="$bobj" ARCH=ia64 \
+	CROSS_COMPILE=ia64-linux-gnu- olddefconfig
+sparse_run "$BASE_SRC" "$bobj" "$log.sparse-base"
+new=$(comm -23 <(touched_warnings "$log.sparse") <(touched_warnings "$log.sparse-base"))
+old=$(touched_warnings "$log.sparse-base" | grep -c . || true)
+if [ -z "$new" ]; then
+	record sparse pass "${#cobjs[@]} files, no warning added ($old of the base's own)" "$log.sparse"
+else
+	record sparse fail "added: $(printf '%s\n' "$new" | head -n 5 | tr '\n' ' ')" "$log.sparse"
+fi
+
+msg "ia64: checking the fastcalls on the disassembly"
+tmp=$(mktemp)
+python3 "$TOP/scripts/ia64-fsys-check.py" --vmlinux "$obj/vmlinux" \
+	--unistd "$obj/arch/ia64/include/generated/uapi/asm/unistd_64.h" \
+	--out "$tmp" || true
+[ -s "$tmp" ] && while IFS= read -r r; do rows+=("$r"); done < <(python3 -c '
+import json, sys
+for r in json.load(open(sys.argv[1])): print(json.dumps(r))' "$tmp")
+nfail=$((nfail + $(python3 -c '
+import json, sys
+print(sum(r["status"] == "fail" for r in json.load(open(sys.argv[1]))))' "$tmp")))
+rm -f "$tmp"
+finish
