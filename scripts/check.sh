@@ -91,10 +91,9 @@ fi
 # The ia64 cross build (scripts/ia64.sh) of every prefix from the first
 # patch that touches arch/ia64 on, when the cross compiler is cached
 # (scripts/ia64-toolchain.sh builds it; CHECK_IA64=0 skips this).
-ia64_gcc=${IA64_CACHE:-$HOME/.cache/time-interp/ia64-gcc-12}/bin
 first_ia64=$(g log --reverse --format=%H "$BASE_TAG"..HEAD -- arch/ia64 | head -n 1)
 if [ "${CHECK_BISECT:-1}" = 1 ] && [ "${CHECK_IA64:-1}" = 1 ] && [ -n "$first_ia64" ]; then
-	if [ ! -x "$ia64_gcc/ia64-linux-gnu-gcc" ]; then
+	if [ ! -x "$IA64_CACHE/bin/ia64-linux-gnu-gcc" ]; then
 		step "ia64 prefixes: skipped, no cached cross compiler (run make ia64 once)"
 	else
 		step "every prefix from the first ia64 patch builds (ia64, allnoconfig + configs/ia64-series.config)"
@@ -107,13 +106,8 @@ if [ "${CHECK_BISECT:-1}" = 1 ] && [ "${CHECK_IA64:-1}" = 1 ] && [ -n "$first_ia
 			git -C "$wt" checkout -q --detach "$c"
 			git -C "$wt" clean -q -fdx
 			printf '  [%d/%d] %s\n' "$i" "$n" "$(g log -1 --format=%s "$c")"
-			if ! (cd "$wt" && PATH=$ia64_gcc:$PATH &&
-			      k=(make -s O="$obj" ARCH=ia64 CROSS_COMPILE=ia64-linux-gnu-) &&
-			      "${k[@]}" allnoconfig >/dev/null &&
-			      scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" \
-				"$TOP/configs/ia64-series.config" >/dev/null &&
-			      "${k[@]}" olddefconfig >/dev/null &&
-			      "${k[@]}" -j"$JOBS" vmlinux >"$tmp/build.log" 2>&1); then
+			if ! { ia64_kconfig "$wt" "$obj" "$tmp/config.log" &&
+			       ia64_make "$wt" "$obj" -s -j"$JOBS" vmlinux >"$tmp/build.log" 2>&1; }; then
 				grep -E 'error|warning' "$tmp/build.log" | head -n 10 | sed 's/^/      /'
 				bad "patch $i ($(g log -1 --format=%s "$c")) does not build for ia64"
 			elif grep -E "($touched):[0-9]+:([0-9]+:)? [Ww]arning:" "$tmp/build.log" | grep -q .; then

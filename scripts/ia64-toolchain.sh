@@ -12,7 +12,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-cache=${IA64_CACHE:-$HOME/.cache/time-interp/ia64-gcc-12}
+cache=$IA64_CACHE
 prefix=$cache/bin/ia64-linux-gnu-
 
 if [ -x "${prefix}gcc" ] && "${prefix}gcc" --version >/dev/null 2>&1; then

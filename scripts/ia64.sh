@@ -6,7 +6,8 @@
 #     (SMP, ACPI, the cyclone, the HPET, the KUnit suite);
 #   - no compiler or assembler warning in the files the series touches
 #     (their objects are rebuilt every run, so the warnings are seen);
-#   - sparse (make C=2) is clean on the C files of those objects;
+#   - sparse (make C=2) adds no warning to the C files of those objects,
+#     against the same files of the base;
 #   - scripts/ia64-fsys-check.py on the fastcalls' disassembly.
 # Writes one JSON row per check to $1 (default build/results/ia64.json),
 # as results.py summary reads them; exits 1 when a check failed.
@@ -20,9 +21,7 @@ obj=${IA64_OBJ:-$BUILD/kbuild/ia64}
 log=$LOGS/ia64-build.log
 [ -d "$SRC/.git" ] || die "no $SRC: run make tree"
 "$TOP/scripts/deps.sh" binutils-ia64-linux-gnu sparse
-prefix=$("$TOP/scripts/ia64-toolchain.sh" | tail -n 1)
-PATH=$(dirname "$prefix"):$PATH
-kmake=(make -C "$SRC" O="$obj" ARCH=ia64 CROSS_COMPILE=ia64-linux-gnu-)
+"$TOP/scripts/ia64-toolchain.sh" >/dev/null
 mkdir -p "$obj" "$LOGS" "$(dirname "$out")"
 
 rows=()
@@ -48,16 +47,7 @@ base=$(git -C "$SRC" rev-list --max-parents=0 HEAD)
 mapfile -t touched < <(git -C "$SRC" diff --name-only "$base" HEAD)
 
 msg "ia64: configuring (allnoconfig + configs/ia64-series.config)"
-[ -f "$obj/.config" ] && cp -p "$obj/.config" "$obj/.config.prev"
-run_logged "$log.config" "${kmake[@]}" allnoconfig
-run_logged "$log.merge" "$SRC/scripts/kconfig/merge_config.sh" -m -O "$obj" \
-	"$obj/.config" "$TOP/configs/ia64-series.config"
-run_logged "$log.olddefconfig" "${kmake[@]}" olddefconfig
-if [ -f "$obj/.config.prev" ] && cmp -s "$obj/.config" "$obj/.config.prev"; then
-	mv "$obj/.config.prev" "$obj/.config"
-else
-	rm -f "$obj/.config.prev"
-fi
+ia64_kconfig "$SRC" "$obj" "$log.config" || die "ia64: configuring failed"
 bad=()
 while IFS= read -r line; do
 	case $line in
@@ -97,7 +87,7 @@ for o in "${objs[@]}"; do rm -f "$obj/$o"; done
 
 msg "ia64: building vmlinux (about 7 min from scratch on 2 cores; log $log)"
 start=$(date +%s)
-if run_logged "$log" "${kmake[@]}" -j"$JOBS" vmlinux; then
+if run_logged "$log" ia64_make "$SRC" "$obj" -j"$JOBS" vmlinux; then
 	record vmlinux pass "built in $(( $(date +%s) - start )) s" "$log"
 else
 	record vmlinux fail "the build failed" "$log"
@@ -129,20 +119,14 @@ sparse_run() {  # sparse_run SRC OBJ LOG
 	local have=() f
 	for f in "${cobjs[@]}"; do [ -f "$1/${f%.o}.c" ] && have+=("$f"); done
 	[ ${#have[@]} -gt 0 ] || { : >"$3"; return 0; }
-	make -C "$1" O="$2" ARCH=ia64 CROSS_COMPILE=ia64-linux-gnu- -j"$JOBS" \
-		C=2 "${have[@]}" >"$3" 2>&1 || true
+	ia64_make "$1" "$2" -j"$JOBS" C=2 "${have[@]}" >"$3" 2>&1 || true
 }
 msg "ia64: sparse on ${#cobjs[@]} files, and on the same files of the base"
 sparse_run "$SRC" "$obj" "$log.sparse"
 "$TOP/scripts/tree.sh" base-tree
 bobj=$obj-base
-mkdir -p "$bobj"
-run_logged "$log.base-config" make -C "$BASE_SRC" O="$bobj" ARCH=ia64 \
-	CROSS_COMPILE=ia64-linux-gnu- allnoconfig
-"$BASE_SRC/scripts/kconfig/merge_config.sh" -m -O "$bobj" "$bobj/.config" \
-	"$TOP/configs/ia64-series.config" >"$log.base-merge" 2>&1
-run_logged "$log.base-olddefconfig" make -C "$BASE_SRC" O="$bobj" ARCH=ia64 \
-	CROSS_COMPILE=ia64-linux-gnu- olddefconfig
+# The series' own options are unknown to the base: merge_config.sh notes them.
+ia64_kconfig "$BASE_SRC" "$bobj" "$log.base-config" || die "ia64: configuring the base failed"
 sparse_run "$BASE_SRC" "$bobj" "$log.sparse-base"
 new=$(comm -23 <(touched_warnings "$log.sparse") <(touched_warnings "$log.sparse-base"))
 old=$(touched_warnings "$log.sparse-base" | grep -c . || true)

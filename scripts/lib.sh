@@ -78,3 +78,33 @@ bench_stamp() {
 	echo "command: $2"
 	echo
 }
+
+# The IA64 cross compiler of scripts/ia64-toolchain.sh, cached per machine.
+IA64_CACHE=${IA64_CACHE:-$HOME/.cache/time-interp/ia64-gcc-12}
+
+# ia64_make SRC OBJ ARGS...: make for ia64 in SRC, objects in OBJ, with the
+# cached cross compiler first in PATH (binutils are Debian's).
+ia64_make() {
+	local src=$1 obj=$2
+	shift 2
+	PATH=$IA64_CACHE/bin:$PATH make -C "$src" O="$obj" ARCH=ia64 \
+		CROSS_COMPILE=ia64-linux-gnu- "$@"
+}
+
+# ia64_kconfig SRC OBJ LOG: the IA64 config of the series, allnoconfig plus
+# configs/ia64-series.config; an unchanged result keeps the old .config
+# (and its mtime), so that nothing rebuilds.
+ia64_kconfig() {
+	local src=$1 obj=$2 log=$3
+	mkdir -p "$obj"
+	[ -f "$obj/.config" ] && cp -p "$obj/.config" "$obj/.config.prev"
+	run_logged "$log" ia64_make "$src" "$obj" allnoconfig &&
+	run_logged "$log.merge" "$src/scripts/kconfig/merge_config.sh" -m \
+		-O "$obj" "$obj/.config" "$TOP/configs/ia64-series.config" &&
+	run_logged "$log.olddefconfig" ia64_make "$src" "$obj" olddefconfig || return 1
+	if [ -f "$obj/.config.prev" ] && cmp -s "$obj/.config" "$obj/.config.prev"; then
+		mv "$obj/.config.prev" "$obj/.config"
+	else
+		rm -f "$obj/.config.prev"
+	fi
+}
