@@ -23,6 +23,9 @@ step() { printf '\n==> check: %s\n' "$*"; }
 bad() { printf 'check FAILED: %s\n' "$*"; fails=$((fails + 1)); }
 
 "$TOP/scripts/tree.sh" series-check || exit 1
+# The series' own options (its KUnit suites): unknown to the early
+# prefixes and to the base, where merge_config.sh only notes them.
+series_frag=("$TOP/configs/x86_64-series.config")
 mapfile -t series < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series")
 n=${#series[@]}
 
@@ -62,10 +65,6 @@ if [ "${CHECK_BISECT:-1}" = 1 ] && [ "$n" -gt 0 ]; then
 	step "every prefix of the series builds (x86_64 guest config)"
 	obj=$BUILD/kbuild/check
 	mkdir -p "$obj"
-	# The series' own options (its KUnit suites): unknown to the early
-	# prefixes, where merge_config.sh only notes them.
-	series_frag=()
-	[ -f "$TOP/configs/x86_64-series.config" ] && series_frag=("$TOP/configs/x86_64-series.config")
 	i=0
 	# The patch -p1 step left its result staged in the worktree.
 	git -C "$wt" reset -q --hard
@@ -74,11 +73,9 @@ if [ "${CHECK_BISECT:-1}" = 1 ] && [ "$n" -gt 0 ]; then
 		git -C "$wt" checkout -q --detach "$c"
 		git -C "$wt" clean -q -fdx
 		printf '  [%d/%d] %s\n' "$i" "$n" "$(g log -1 --format=%s "$c")"
-		if ! (cd "$wt" && make -s O="$obj" tinyconfig >/dev/null &&
-		      scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" \
-			"$TOP/configs/x86_64-guest.config" "${series_frag[@]}" >/dev/null &&
-		      make -s O="$obj" olddefconfig >/dev/null &&
-		      make -s O="$obj" LOCALVERSION= -j"$JOBS" bzImage >"$tmp/build.log" 2>&1); then
+		if ! { kconfig x86_make "$wt" "$obj" "$tmp/config.log" tinyconfig \
+			"$TOP/configs/x86_64-guest.config" "${series_frag[@]}" &&
+		       x86_make "$wt" "$obj" -s LOCALVERSION= -j"$JOBS" bzImage >"$tmp/build.log" 2>&1; }; then
 			grep -E 'error|warning' "$tmp/build.log" | head -n 10 | sed 's/^/      /'
 			bad "patch $i ($(g log -1 --format=%s "$c")) does not build"
 		elif grep -q 'warning:' "$tmp/build.log"; then
@@ -116,6 +113,137 @@ if [ "${CHECK_BISECT:-1}" = 1 ] && [ "${CHECK_IA64:-1}" = 1 ] && [ -n "$first_ia
 			fi
 		done
 	fi
+fi
+
+# The full series, in a worktree of its own that stays at HEAD between runs
+# (a checkout rewrites only the files that changed, so an unchanged series
+# rebuilds nothing).
+full=$BUILD/check-full
+if [ "$(git -C "$full" rev-parse --git-common-dir 2>/dev/null)" != "$(g rev-parse --absolute-git-dir)" ]; then
+	rm -rf "$full"
+	g worktree prune
+	g worktree add -q --detach "$full" HEAD
+fi
+git -C "$full" checkout -q --detach "$(g rev-parse HEAD)"
+git -C "$full" clean -q -fdx
+"$TOP/scripts/tree.sh" base-tree
+mapfile -t touched < <(g diff --name-only "$BASE_TAG" HEAD)
+# added_warnings PATCHED_LOG BASE_LOG: the touched files' warnings that the
+# base's log does not have.
+added_warnings() {
+	comm -23 <(touched_warnings "$1" "${touched[@]}") <(touched_warnings "$2" "${touched[@]}")
+}
+show() { sed -n "1,${2:-10}p" <<<"$1" | sed 's/^/      /'; }
+
+step "MAINTAINERS names the series' owner for every file it adds"
+mapfile -t added < <(g diff --name-only --diff-filter=A "$BASE_TAG" HEAD)
+for f in "${added[@]}"; do
+	(cd "$full" && scripts/get_maintainer.pl --no-git --no-git-fallback --sections -f "$f") \
+		>"$tmp/gm" 2>&1 || true
+	grep -qx 'TIME INTERPOLATOR' "$tmp/gm" || bad "get_maintainer.pl -f $f does not name TIME INTERPOLATOR"
+done
+echo "  ${#added[@]} added files; get_maintainer.pl -f kernel/time/time_interpolator.c:"
+(cd "$full" && scripts/get_maintainer.pl --no-git --no-git-fallback -f kernel/time/time_interpolator.c) | sed 's/^/      /'
+if ! (cd "$full" && perl scripts/parse-maintainers.pl --input=MAINTAINERS --output="$tmp/M.sorted" --order >/dev/null 2>&1 &&
+      cmp -s <(sed -n '/^TIME INTERPOLATOR$/,/^$/p' MAINTAINERS) <(sed -n '/^TIME INTERPOLATOR$/,/^$/p' "$tmp/M.sorted")); then
+	bad "the TIME INTERPOLATOR entry is not in parse-maintainers.pl's order"
+fi
+
+step "kernel-doc on the touched C files and headers"
+docs=()
+for f in "${touched[@]}"; do
+	case $f in *.c|*.h) [ -f "$full/$f" ] && docs+=("$f") ;; esac
+done
+(cd "$full" && scripts/kernel-doc -none "${docs[@]}") >"$tmp/kdoc" 2>&1 || true
+bdocs=()
+for f in "${docs[@]}"; do [ -f "$BASE_SRC/$f" ] && bdocs+=("$f"); done
+(cd "$BASE_SRC" && scripts/kernel-doc -none "${bdocs[@]}") >"$tmp/kdoc-base" 2>&1 || true
+new=$(added_warnings "$tmp/kdoc" "$tmp/kdoc-base")
+echo "  ${#docs[@]} files; $(touched_warnings "$tmp/kdoc-base" "${touched[@]}" | grep -c . || true) warning(s) of the base's own"
+[ -z "$new" ] || { show "$new"; bad "kernel-doc: $(grep -c . <<<"$new") warning(s) added"; }
+# Every symbol the series exports has a kernel-doc comment.
+mapfile -t exports < <(g diff "$BASE_TAG" HEAD | sed -n -E 's/^\+EXPORT_SYMBOL(_GPL)?\(([A-Za-z0-9_]+)\);/\2/p')
+(cd "$full" && scripts/kernel-doc -none -v "${docs[@]}") 2>&1 |
+	sed -n -E 's/.*info: Scanning doc for (function|struct|enum|union|typedef) ([A-Za-z0-9_]+)$/\2/p' >"$tmp/kdoc-names"
+for e in "${exports[@]}"; do
+	grep -qx "$e" "$tmp/kdoc-names" || bad "exported $e has no kernel-doc comment"
+done
+echo "  ${#exports[@]} exported symbol(s), each with kernel-doc: ${exports[*]}"
+
+step "make SPHINXDIRS=timers htmldocs: no warning added"
+docs_build() {  # docs_build SRC OBJ LOG
+	rm -rf "$2"
+	x86_make "$1" "$2" SPHINXDIRS=timers htmldocs >"$3" 2>&1
+}
+if ! docs_build "$full" "$BUILD/kbuild/check-docs" "$tmp/html"; then
+	tail -n 10 "$tmp/html" | sed 's/^/      /'
+	bad "htmldocs failed"
+else
+	docs_build "$BASE_SRC" "$BUILD/kbuild/check-docs-base" "$tmp/html-base" || true
+	# Sphinx names the file (absolute) and the line: compare without both.
+	norm() { sed -n -E 's#^'"$2"'/([^:]*):[0-9]*: (WARNING|ERROR|CRITICAL|SEVERE): #\1: \2: #p' "$1" | sort -u; }
+	new=$(comm -23 <(norm "$tmp/html" "$full") <(norm "$tmp/html-base" "$BASE_SRC"))
+	echo "  built: $(ls "$BUILD"/kbuild/check-docs/Documentation/output/timers/*.html 2>/dev/null | wc -l) pages; $(norm "$tmp/html-base" "$BASE_SRC" | grep -c . || true) warning(s) of the base's own"
+	[ -z "$new" ] || { show "$new"; bad "htmldocs: $(grep -c . <<<"$new") warning(s) added"; }
+	# ... and its documentation is in the built pages.
+	for e in "${exports[@]}"; do
+		grep -qs "id=\"c\.$e\"" "$BUILD"/kbuild/check-docs/Documentation/output/timers/*.html ||
+			bad "exported $e is not in the timers documentation"
+	done
+fi
+
+# x86_64 allnoconfig and defconfig (plus KUnit and the series' suites) of
+# the whole series; the touched files' objects are removed first so that
+# their warnings are seen.  Then W=1 and sparse (C=2) on the touched C
+# files that defconfig builds, against the same files of the base.
+if [ "${CHECK_FULL:-1}" = 1 ]; then
+	objs=()
+	for f in "${touched[@]}"; do
+		case $f in *.c|*.S) [ -f "$full/$f" ] && objs+=("${f%.*}.o") ;; esac
+	done
+	for cfg in allnoconfig defconfig; do
+		step "the series builds an x86_64 $cfg kernel"
+		obj=$BUILD/kbuild/check-$cfg
+		frags=()
+		[ $cfg = defconfig ] && frags=("$TOP/configs/x86_64-defconfig.config" "${series_frag[@]}")
+		for o in "${objs[@]}"; do rm -f "$obj/$o"; done
+		start=$(date +%s)
+		if ! { kconfig x86_make "$full" "$obj" "$tmp/$cfg.config" $cfg "${frags[@]}" &&
+		       x86_make "$full" "$obj" -s LOCALVERSION= -j"$JOBS" all >"$tmp/$cfg.log" 2>&1; }; then
+			grep -E 'error|warning' "$tmp/$cfg.log" | head -n 10 | sed 's/^/      /'
+			bad "the $cfg kernel does not build"
+			continue
+		fi
+		built=0
+		for o in "${objs[@]}"; do [ -f "$obj/$o" ] && built=$((built + 1)); done
+		echo "  built in $(( $(date +%s) - start )) s; $built objects of touched files rebuilt"
+		w=$(touched_warnings "$tmp/$cfg.log" "${touched[@]}")
+		[ -z "$w" ] || { show "$w"; bad "the $cfg build warns in files the series touches"; }
+	done
+
+	step "W=1 and sparse on the touched C files of defconfig, against the base"
+	obj=$BUILD/kbuild/check-defconfig
+	bobj=$BUILD/kbuild/check-defconfig-base
+	cobjs=() bcobjs=()
+	for o in "${objs[@]}"; do
+		[ -f "$full/${o%.o}.c" ] && [ -f "$obj/$o" ] || continue
+		cobjs+=("$o")
+		[ -f "$BASE_SRC/${o%.o}.c" ] && bcobjs+=("$o")
+	done
+	x86_make "$full" "$obj" -j"$JOBS" W=1 C=2 "${cobjs[@]}" >"$tmp/w1" 2>&1 ||
+		bad "make W=1 C=2 failed on the series' files"
+	if kconfig x86_make "$BASE_SRC" "$bobj" "$tmp/base.config" defconfig \
+		"$TOP/configs/x86_64-defconfig.config"; then
+		x86_make "$BASE_SRC" "$bobj" -j"$JOBS" W=1 C=2 "${bcobjs[@]}" >"$tmp/w1-base" 2>&1 || true
+	else
+		bad "configuring the base failed"
+	fi
+	# The rebuilt objects carry W=1's flags; the next build redoes them.
+	for o in "${cobjs[@]}"; do rm -f "$obj/$o"; done
+	new=$(added_warnings "$tmp/w1" "$tmp/w1-base")
+	echo "  ${#cobjs[@]} files ($(IFS=' '; echo "${cobjs[*]}" | sed 's/[.]o//g'))"
+	echo "  $(touched_warnings "$tmp/w1-base" "${touched[@]}" | grep -c . || true) warning(s) of the base's own in the same files"
+	[ -z "$new" ] || { show "$new" 20; bad "W=1/sparse: $(grep -c . <<<"$new") warning(s) added"; }
 fi
 
 echo

@@ -61,22 +61,6 @@ else
 	finish
 fi
 
-# touched_warnings LOG: what LOG says of the touched files, as
-# "file: warning|error: message" lines without line numbers, sorted.
-touched_warnings() {
-	python3 - "$1" "${touched[@]}" <<'PY'
-import re, sys
-log, touched = sys.argv[1], sys.argv[2:]
-seen = []
-for line in open(log, errors='replace'):
-    m = re.match(r'^(\S+?):\d+:(?:\d+:)? ([Ww]arning|error): (.*)$', line.strip())
-    if m:
-        f = next((t for t in touched if m.group(1).endswith('/' + t) or m.group(1) == t), None)
-        if f:
-            seen.append(f'{f}: {m.group(2).lower()}: {m.group(3)}')
-print('\n'.join(sorted(seen)))
-PY
-}
 objs=()
 for f in "${touched[@]}"; do
 	case $f in
@@ -96,7 +80,7 @@ fi
 
 # Warnings of the compiler (file:line:col: warning:) and of the assembler
 # (file:line: Warning:) in the files the series touches.
-warned=$(touched_warnings "$log" | grep ': warning: ' || true)
+warned=$(touched_warnings "$log" "${touched[@]}" | grep ': warning: ' || true)
 built=0
 for o in "${objs[@]}"; do [ -f "$obj/$o" ] && built=$((built + 1)); done
 if [ -z "$warned" ]; then
@@ -128,8 +112,8 @@ bobj=$obj-base
 # The series' own options are unknown to the base: merge_config.sh notes them.
 ia64_kconfig "$BASE_SRC" "$bobj" "$log.base-config" || die "ia64: configuring the base failed"
 sparse_run "$BASE_SRC" "$bobj" "$log.sparse-base"
-new=$(comm -23 <(touched_warnings "$log.sparse") <(touched_warnings "$log.sparse-base"))
-old=$(touched_warnings "$log.sparse-base" | grep -c . || true)
+new=$(comm -23 <(touched_warnings "$log.sparse" "${touched[@]}") <(touched_warnings "$log.sparse-base" "${touched[@]}"))
+old=$(touched_warnings "$log.sparse-base" "${touched[@]}" | grep -c . || true)
 if [ -z "$new" ]; then
 	record sparse pass "${#cobjs[@]} files, no warning added ($old of the base's own)" "$log.sparse"
 else

@@ -91,20 +91,57 @@ ia64_make() {
 		CROSS_COMPILE=ia64-linux-gnu- "$@"
 }
 
-# ia64_kconfig SRC OBJ LOG: the IA64 config of the series, allnoconfig plus
-# configs/ia64-series.config; an unchanged result keeps the old .config
-# (and its mtime), so that nothing rebuilds.
-ia64_kconfig() {
-	local src=$1 obj=$2 log=$3
+# x86_make SRC OBJ ARGS...: make for the host's x86_64 in SRC, objects in OBJ.
+x86_make() {
+	local src=$1 obj=$2
+	shift 2
+	make -C "$src" O="$obj" "$@"
+}
+
+# kconfig MAKE SRC OBJ LOG TARGET [FRAGMENT...]: make TARGET (a *config
+# target) with the MAKE helper, merge the fragments, olddefconfig.  An
+# unchanged result keeps the old .config (and its mtime), so that nothing
+# rebuilds.  Options a fragment names that SRC lacks (the series' own, on
+# the base) are only noted by merge_config.sh.
+kconfig() {
+	local mk=$1 src=$2 obj=$3 log=$4 target=$5
+	shift 5
 	mkdir -p "$obj"
 	[ -f "$obj/.config" ] && cp -p "$obj/.config" "$obj/.config.prev"
-	run_logged "$log" ia64_make "$src" "$obj" allnoconfig &&
-	run_logged "$log.merge" "$src/scripts/kconfig/merge_config.sh" -m \
-		-O "$obj" "$obj/.config" "$TOP/configs/ia64-series.config" &&
-	run_logged "$log.olddefconfig" ia64_make "$src" "$obj" olddefconfig || return 1
+	run_logged "$log" "$mk" "$src" "$obj" "$target" || return 1
+	if [ $# -gt 0 ]; then
+		run_logged "$log.merge" "$src/scripts/kconfig/merge_config.sh" -m \
+			-O "$obj" "$obj/.config" "$@" || return 1
+	fi
+	run_logged "$log.olddefconfig" "$mk" "$src" "$obj" olddefconfig || return 1
 	if [ -f "$obj/.config.prev" ] && cmp -s "$obj/.config" "$obj/.config.prev"; then
 		mv "$obj/.config.prev" "$obj/.config"
 	else
 		rm -f "$obj/.config.prev"
 	fi
+}
+
+# ia64_kconfig SRC OBJ LOG: the IA64 config of the series, allnoconfig plus
+# configs/ia64-series.config.
+ia64_kconfig() {
+	kconfig ia64_make "$1" "$2" "$3" allnoconfig "$TOP/configs/ia64-series.config"
+}
+
+# touched_warnings LOG FILE...: what a build LOG says of the FILEs (paths
+# in the source tree), as "file: warning|error: message" lines without line
+# numbers (which the series shifts), sorted.  Compiler, assembler and
+# sparse messages all have the form file:line[:col]: warning: message.
+touched_warnings() {
+	python3 - "$@" <<'PY'
+import re, sys
+log, touched = sys.argv[1], sys.argv[2:]
+seen = []
+for line in open(log, errors='replace'):
+    m = re.match(r'^(\S+?):\d+:(?:\d+:)? ([Ww]arning|error): (.*)$', line.strip())
+    if m:
+        f = next((t for t in touched if m.group(1).endswith('/' + t) or m.group(1) == t), None)
+        if f:
+            seen.append(f'{f}: {m.group(2).lower()}: {m.group(3)}')
+print('\n'.join(sorted(seen)))
+PY
 }
