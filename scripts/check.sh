@@ -5,15 +5,24 @@
 #     byte-identically;
 #   - the series applies to the base with git am (make tree) and with
 #     patch -p1, and both give the same tree;
-#   - scripts/checkpatch.pl --strict on every patch: no errors (warnings
-#     are printed, to be argued in the commit message);
+#   - scripts/checkpatch.pl --strict on every patch: no errors; a patch
+#     with warnings says "checkpatch" in its message, arguing them;
 #   - every prefix of the series builds the x86_64 guest config plus the
 #     series' fragment (bisectable), in its own object directory.
 #   - every prefix from the first ia64 patch on cross-builds for ia64, with
 #     no warning in the files the series touches (when the cross compiler
-#     is cached: scripts/ia64-toolchain.sh).
+#     is cached: scripts/ia64-toolchain.sh);
+#   - every file the series adds is under its MAINTAINERS entry
+#     (get_maintainer.pl), and the entry is in parse-maintainers.pl order;
+#   - scripts/kernel-doc adds no warning to the touched C files and
+#     headers, every symbol the series exports has kernel-doc, and
+#     make SPHINXDIRS=timers htmldocs adds no warning and shows them;
+#   - the whole series builds x86_64 allnoconfig and defconfig (plus KUnit
+#     and the series' suites) with no warning in the touched files, and
+#     W=1 and sparse (C=2) add none to those files against the base.
 # CHECK_BISECT=0 skips the prefix builds (they take a few minutes a patch);
-# CHECK_IA64=0 skips the ia64 ones.
+# CHECK_IA64=0 skips the ia64 ones; CHECK_FULL=0 the allnoconfig and
+# defconfig builds and W=1/sparse.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -22,6 +31,7 @@ fails=0
 step() { printf '\n==> check: %s\n' "$*"; }
 bad() { printf 'check FAILED: %s\n' "$*"; fails=$((fails + 1)); }
 
+"$TOP/scripts/deps.sh" sparse python3-sphinx python3-sphinx-rtd-theme
 "$TOP/scripts/tree.sh" series-check || exit 1
 # The series' own options (its KUnit suites): unknown to the early
 # prefixes and to the base, where merge_config.sh only notes them.
@@ -59,6 +69,10 @@ for p in "${series[@]}"; do
 	printf '  %-60s %d error(s), %d warning(s)/check(s)\n' "$p" "$e" "$w"
 	[ "$w" -eq 0 ] || grep -E '^(WARNING|CHECK):' <<<"$out" | sed 's/^/      /'
 	[ "$e" -eq 0 ] || { grep -A3 '^ERROR:' <<<"$out" | sed 's/^/      /'; bad "checkpatch errors in $p"; }
+	# A warning stays only with its reason in the commit message.
+	if [ "$w" -gt 0 ] && ! sed -n '/^Subject:/,/^---$/p' "$PATCHES/$p" | grep -q checkpatch; then
+		bad "$p: checkpatch warnings, and its message does not argue them"
+	fi
 done
 
 if [ "${CHECK_BISECT:-1}" = 1 ] && [ "$n" -gt 0 ]; then
