@@ -16,15 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 rows=()
 nfail=0
 
-record() {	# record NAME STATUS DETAIL
-	rows+=("$(python3 -c 'import json,sys; print(json.dumps({"boot": "host", "test": "harness:" + sys.argv[1], "status": sys.argv[2], "detail": sys.argv[3], "log": "tests/harness"}))' "$1" "$2" "$3")")
-	if [ "$2" = pass ]; then
-		echo "  ok    harness:$1"
-	else
-		echo "  FAIL  harness:$1: $3"
-		nfail=$((nfail + 1))
-	fi
-}
+record() { record_row host harness "$1" "$2" "$3" tests/harness; }	# NAME STATUS DETAIL
 
 for d in "$cases"/*/; do
 	c=$(basename "$d")

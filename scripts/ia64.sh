@@ -26,15 +26,7 @@ mkdir -p "$obj" "$LOGS" "$(dirname "$out")"
 
 rows=()
 nfail=0
-record() {
-	rows+=("$(python3 -c 'import json,sys; print(json.dumps({"boot": "ia64", "test": "ia64:" + sys.argv[1], "status": sys.argv[2], "detail": sys.argv[3], "log": sys.argv[4]}))' "$1" "$2" "$3" "$4")")
-	if [ "$2" = pass ]; then
-		echo "  ok    ia64:$1"
-	else
-		echo "  FAIL  ia64:$1: $3"
-		nfail=$((nfail + 1))
-	fi
-}
+record() { record_row ia64 ia64 "$1" "$2" "$3" "$4"; }	# NAME STATUS DETAIL LOG
 finish() {
 	(IFS=,; echo "[${rows[*]}]") >"$out"
 	msg "ia64: $nfail failed; results in $out"

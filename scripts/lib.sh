@@ -69,6 +69,21 @@ pack() {
 		cpio --null -o -H newc --quiet --reproducible) | gzip -1 >"$2"
 }
 
+# record_row BOOT SUITE NAME STATUS DETAIL LOG: one result row, as
+# results.py reads them, appended to the caller's rows array and shown;
+# a row that is not a pass counts in the caller's nfail.
+record_row() {
+	rows+=("$(python3 -c 'import json, sys
+b, s, n, st, d, l = sys.argv[1:7]
+print(json.dumps({"boot": b, "test": s + ":" + n, "status": st, "detail": d, "log": l}))' "$@")")
+	if [ "$4" = pass ]; then
+		echo "  ok    $2:$3"
+	else
+		echo "  FAIL  $2:$3: $5"
+		nfail=$((nfail + 1))
+	fi
+}
+
 # bench_stamp TITLE COMMAND: the head of every bench table: what it is,
 # the host it ran on, the date, and the command that made it.
 bench_stamp() {
