@@ -244,6 +244,9 @@ if [ "${CHECK_FULL:-1}" = 1 ]; then
 		cobjs+=("$o")
 		[ -f "$BASE_SRC/${o%.o}.c" ] && bcobjs+=("$o")
 	done
+	# Objects are removed first on both sides: W=1's warnings (and its
+	# kernel-doc run) come only with a compile.
+	for o in "${cobjs[@]}"; do rm -f "$obj/$o" "$bobj/$o"; done
 	x86_make "$full" "$obj" -j"$JOBS" W=1 C=2 "${cobjs[@]}" >"$tmp/w1" 2>&1 ||
 		bad "make W=1 C=2 failed on the series' files"
 	if kconfig x86_make "$BASE_SRC" "$bobj" "$tmp/base.config" defconfig \
