@@ -99,11 +99,21 @@ sparse_run() {  # sparse_run SRC OBJ LOG
 }
 msg "ia64: sparse on ${#cobjs[@]} files, and on the same files of the base"
 sparse_run "$SRC" "$obj" "$log.sparse"
-"$TOP/scripts/tree.sh" base-tree
+# The base's warnings change only with the files checked and the config
+# fragment: its log is kept with that key and reused while it holds.
 bobj=$obj-base
-# The series' own options are unknown to the base: merge_config.sh notes them.
-ia64_kconfig "$BASE_SRC" "$bobj" "$log.base-config" || die "ia64: configuring the base failed"
-sparse_run "$BASE_SRC" "$bobj" "$log.sparse-base"
+key="$(git -C "$SRC" rev-parse "$base") ${cobjs[*]} $(sha256sum <"$TOP/configs/ia64-series.config")"
+if [ -f "$bobj/sparse.log" ] && [ "$(cat "$bobj/sparse.key" 2>/dev/null)" = "$key" ]; then
+	cp "$bobj/sparse.log" "$log.sparse-base"
+else
+	"$TOP/scripts/tree.sh" base-tree
+	# The series' own options are unknown to the base: merge_config.sh
+	# notes them.
+	ia64_kconfig "$BASE_SRC" "$bobj" "$log.base-config" || die "ia64: configuring the base failed"
+	sparse_run "$BASE_SRC" "$bobj" "$log.sparse-base"
+	cp "$log.sparse-base" "$bobj/sparse.log"
+	echo "$key" >"$bobj/sparse.key"
+fi
 new=$(comm -23 <(touched_warnings "$log.sparse" "${touched[@]}") <(touched_warnings "$log.sparse-base" "${touched[@]}"))
 old=$(touched_warnings "$log.sparse-base" "${touched[@]}" | grep -c . || true)
 if [ -z "$new" ]; then
