@@ -17,7 +17,8 @@
 #   - scripts/kernel-doc adds no warning to the touched C files and
 #     headers, every symbol the series exports has kernel-doc, and
 #     make SPHINXDIRS=timers htmldocs adds no warning and shows them;
-#   - the whole series builds x86_64 allnoconfig and defconfig (plus KUnit
+#   - the whole series builds x86_64 allnoconfig and defconfig, and i386
+#     defconfig (the defconfigs plus KUnit
 #     and the series' suites) with no warning in the touched files, and
 #     W=1 and sparse (C=2) add none to those files against the base.
 # CHECK_BISECT=0 skips the prefix builds (they take a few minutes a patch);
@@ -215,25 +216,31 @@ if [ "${CHECK_FULL:-1}" = 1 ]; then
 	for f in "${touched[@]}"; do
 		case $f in *.c|*.S) [ -f "$full/$f" ] && objs+=("${f%.*}.o") ;; esac
 	done
-	for cfg in allnoconfig defconfig; do
-		step "the series builds an x86_64 $cfg kernel"
-		obj=$BUILD/kbuild/check-$cfg
+	# NAME ARCH CONFIG: the i386 build is the only one of the 32-bit
+	# syscall table entry and the 32-bit paths.
+	for b in "allnoconfig x86_64 allnoconfig" "defconfig x86_64 defconfig" "i386 i386 defconfig"; do
+		read -r name arch cfg <<<"$b"
+		step "the series builds an $arch $cfg kernel"
+		obj=$BUILD/kbuild/check-$name
 		frags=()
 		[ $cfg = defconfig ] && frags=("$TOP/configs/x86_64-defconfig.config" "${series_frag[@]}")
 		for o in "${objs[@]}"; do rm -f "$obj/$o"; done
 		start=$(date +%s)
-		if ! { kconfig x86_make "$full" "$obj" "$tmp/$cfg.config" $cfg "${frags[@]}" &&
-		       x86_make "$full" "$obj" -s LOCALVERSION= -j"$JOBS" all >"$tmp/$cfg.log" 2>&1; }; then
-			grep -E 'error|warning' "$tmp/$cfg.log" | head -n 10 | sed 's/^/      /'
-			bad "the $cfg kernel does not build"
+		# ARCH only for i386: the x86_64 builds keep the host's default.
+		if [ "$arch" = i386 ]; then export ARCH=i386; else unset ARCH; fi
+		if ! { kconfig x86_make "$full" "$obj" "$tmp/$name.config" $cfg "${frags[@]}" &&
+		       x86_make "$full" "$obj" -s LOCALVERSION= -j"$JOBS" all >"$tmp/$name.log" 2>&1; }; then
+			grep -E 'error|warning' "$tmp/$name.log" | head -n 10 | sed 's/^/      /'
+			bad "the $arch $cfg kernel does not build"
 			continue
 		fi
 		built=0
 		for o in "${objs[@]}"; do [ -f "$obj/$o" ] && built=$((built + 1)); done
 		echo "  built in $(( $(date +%s) - start )) s; $built objects of touched files rebuilt"
-		w=$(touched_warnings "$tmp/$cfg.log" "${touched[@]}")
-		[ -z "$w" ] || { show "$w"; bad "the $cfg build warns in files the series touches"; }
+		w=$(touched_warnings "$tmp/$name.log" "${touched[@]}")
+		[ -z "$w" ] || { show "$w"; bad "the $arch $cfg build warns in files the series touches"; }
 	done
+	unset ARCH
 
 	step "W=1 and sparse on the touched C files of defconfig, against the base"
 	obj=$BUILD/kbuild/check-defconfig
