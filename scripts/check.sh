@@ -18,18 +18,19 @@
 #     headers, every symbol the series exports has kernel-doc, and
 #     make SPHINXDIRS=timers htmldocs adds no warning and shows them;
 #   - the whole series builds x86_64 allnoconfig and defconfig, and i386
-#     defconfig (the defconfigs plus KUnit
-#     and the series' suites) with no warning in the touched files, and
-#     W=1 and sparse (C=2) add none to those files against the base.
-# CHECK_BISECT=0 skips the prefix builds (they take a few minutes a patch);
-# CHECK_IA64=0 skips the ia64 ones; CHECK_FULL=0 the allnoconfig and
-# defconfig builds and W=1/sparse.
+#     defconfig (the defconfigs plus KUnit and the series' suites), with
+#     no warning in the touched files, and W=1 and sparse (C=2) add none
+#     to those files against the base.
+# CHECK_BISECT=0 skips the x86 prefix builds (a few minutes a patch);
+# CHECK_IA64=0 the ia64 ones; CHECK_FULL=0 the allnoconfig, defconfig and
+# i386 builds and W=1/sparse.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 g() { git -C "$SRC" "$@"; }
 fails=0
 step() { printf '\n==> check: %s\n' "$*"; }
+show() { sed -n "1,${2:-10}p" <<<"$1" | sed 's/^/      /'; }
 bad() { printf 'check FAILED: %s\n' "$*"; fails=$((fails + 1)); }
 
 "$TOP/scripts/deps.sh" sparse python3-sphinx python3-sphinx-rtd-theme
@@ -37,6 +38,7 @@ bad() { printf 'check FAILED: %s\n' "$*"; fails=$((fails + 1)); }
 # The series' own options (its KUnit suites): unknown to the early
 # prefixes and to the base, where merge_config.sh only notes them.
 series_frag=("$TOP/configs/x86_64-series.config")
+mapfile -t touched < <(g diff --name-only "$BASE_TAG" HEAD)
 mapfile -t series < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series")
 n=${#series[@]}
 
@@ -76,13 +78,13 @@ for p in "${series[@]}"; do
 	fi
 done
 
+# The patch -p1 step left its result staged in the worktree.
+git -C "$wt" reset -q --hard
 if [ "${CHECK_BISECT:-1}" = 1 ] && [ "$n" -gt 0 ]; then
 	step "every prefix of the series builds (x86_64 guest config)"
 	obj=$BUILD/kbuild/check
 	mkdir -p "$obj"
 	i=0
-	# The patch -p1 step left its result staged in the worktree.
-	git -C "$wt" reset -q --hard
 	for c in $(g rev-list --reverse "$BASE_TAG"..HEAD); do
 		i=$((i + 1))
 		git -C "$wt" checkout -q --detach "$c"
@@ -104,14 +106,13 @@ fi
 # patch that touches arch/ia64 on, when the cross compiler is cached
 # (scripts/ia64-toolchain.sh builds it; CHECK_IA64=0 skips this).
 first_ia64=$(g log --reverse --format=%H "$BASE_TAG"..HEAD -- arch/ia64 | head -n 1)
-if [ "${CHECK_BISECT:-1}" = 1 ] && [ "${CHECK_IA64:-1}" = 1 ] && [ -n "$first_ia64" ]; then
+if [ "${CHECK_IA64:-1}" = 1 ] && [ -n "$first_ia64" ]; then
 	if [ ! -x "$IA64_CACHE/bin/ia64-linux-gnu-gcc" ]; then
 		step "ia64 prefixes: skipped, no cached cross compiler (run make ia64 once)"
 	else
 		step "every prefix from the first ia64 patch builds (ia64, allnoconfig + configs/ia64-series.config)"
 		obj=$BUILD/kbuild/check-ia64
 		mkdir -p "$obj"
-		touched=$(g diff --name-only "$BASE_TAG" HEAD | sed 's/[.]/[.]/g' | paste -sd'|')
 		i=$(g rev-list --count "$BASE_TAG".."$first_ia64^")
 		for c in $(g rev-list --reverse "$first_ia64^"..HEAD); do
 			i=$((i + 1))
@@ -122,9 +123,9 @@ if [ "${CHECK_BISECT:-1}" = 1 ] && [ "${CHECK_IA64:-1}" = 1 ] && [ -n "$first_ia
 			       ia64_make "$wt" "$obj" -s -j"$JOBS" vmlinux >"$tmp/build.log" 2>&1; }; then
 				grep -E 'error|warning' "$tmp/build.log" | head -n 10 | sed 's/^/      /'
 				bad "patch $i ($(g log -1 --format=%s "$c")) does not build for ia64"
-			elif grep -E "($touched):[0-9]+:([0-9]+:)? [Ww]arning:" "$tmp/build.log" | grep -q .; then
-				grep -E "($touched):[0-9]+:([0-9]+:)? [Ww]arning:" "$tmp/build.log" | head -n 10 | sed 's/^/      /'
-				bad "patch $i adds warnings to the ia64 build"
+			else
+				w=$(touched_warnings "$tmp/build.log" "${touched[@]}" | grep ': warning: ' || true)
+				[ -z "$w" ] || { show "$w"; bad "patch $i adds warnings to the ia64 build"; }
 			fi
 		done
 	fi
@@ -142,13 +143,11 @@ fi
 git -C "$full" checkout -q --detach "$(g rev-parse HEAD)"
 git -C "$full" clean -q -fdx
 "$TOP/scripts/tree.sh" base-tree
-mapfile -t touched < <(g diff --name-only "$BASE_TAG" HEAD)
 # added_warnings PATCHED_LOG BASE_LOG: the touched files' warnings that the
 # base's log does not have.
 added_warnings() {
 	comm -23 <(touched_warnings "$1" "${touched[@]}") <(touched_warnings "$2" "${touched[@]}")
 }
-show() { sed -n "1,${2:-10}p" <<<"$1" | sed 's/^/      /'; }
 
 step "MAINTAINERS names the series' owner for every file it adds"
 mapfile -t added < <(g diff --name-only --diff-filter=A "$BASE_TAG" HEAD)
@@ -178,6 +177,8 @@ echo "  ${#docs[@]} files; $(touched_warnings "$tmp/kdoc-base" "${touched[@]}" |
 [ -z "$new" ] || { show "$new"; bad "kernel-doc: $(grep -c . <<<"$new") warning(s) added"; }
 # Every symbol the series exports has a kernel-doc comment.
 mapfile -t exports < <(g diff "$BASE_TAG" HEAD | sed -n -E 's/^\+EXPORT_SYMBOL(_GPL)?\(([A-Za-z0-9_]+)\);/\2/p')
+# (-v, which lists what it documents, also warns of more than the plain
+# run above compares with the base, so it is a run of its own.)
 (cd "$full" && scripts/kernel-doc -none -v "${docs[@]}") 2>&1 |
 	sed -n -E 's/.*info: Scanning doc for (function|struct|enum|union|typedef) ([A-Za-z0-9_]+)$/\2/p' >"$tmp/kdoc-names"
 for e in "${exports[@]}"; do
