@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all run test test-long boot tree export series-check check deps kernel harness-test vdso-bench ctxsw-bench ia64 clean distclean help
+.PHONY: all run test test-long boot tree export series-check check deps kernel harness-test bench vdso-bench ctxsw-bench ia64 clean distclean help
 
 all: help
 
@@ -15,6 +15,7 @@ help:
 	@echo "make boot RUN=prog [APPEND=...] [SMP=N]   boot with your own program"
 	@echo "make tree | export | series-check         the patch-series workflow"
 	@echo "make check         checkpatch, apply, bisect-build the series"
+	@echo "make bench         every figure, guest and host, patched and base, into results/ (BENCH_QUICK=1: a few minutes)"
 	@echo "make vdso-bench    time the base and patched vdso64.so on the host (build/bench/vdso-host.md)"
 	@echo "make ctxsw-bench   context switches in the guest, sched_clock stable vs not (build/bench/ctxsw.md)"
 	@echo "make ia64          cross-build the series for IA64 and check the fastcalls (no emulator)"
@@ -52,6 +53,9 @@ kernel: deps
 
 harness-test:
 	@$(S)/harness-test.sh
+
+bench: deps
+	@$(S)/bench.sh
 
 vdso-bench: deps
 	@$(S)/vdso-bench.sh

@@ -62,6 +62,39 @@ else
 	record verdict-empty pass ""
 fi
 
+# make bench's report (scripts/bench-report.py) on tests/bench/: the
+# figures of a known run give known tables and ratios, and a run where a
+# program failed its own checks gives no report.
+bench_rows=("| series nojitter | 0.250 (0.250) | 0.500 (0.250) | tsc | 0.25 | 0.12 |"
+	    "| gettimeofday | 1000.0 | 100.0 | 40.0 | 0.10 |"
+	    "| clock_gettime_ns(MONO) | skip | 50.0 | skip |  |"
+	    "| CLOCK_REALTIME | 10 | 1 |")
+mkdir -p "$tmp/bench-ok" "$tmp/bench-fail"
+if ! python3 "$TOP/scripts/bench-report.py" --raw "$TOP/tests/bench/ok" --out "$tmp/bench-ok" \
+	--command test --qemu test --no-plots >"$tmp/bench.out" 2>&1; then
+	record bench-report fail "exited non-zero: $(tail -n 1 "$tmp/bench.out")"
+else
+	missing=""
+	for r in "${bench_rows[@]}"; do
+		grep -qxF "$r" "$tmp/bench-ok/bench.md" || missing+="[$r] "
+	done
+	if [ -n "$missing" ]; then
+		record bench-report fail "bench.md lacks $missing"
+	elif [ "$(grep -c . "$tmp/bench-ok/todscale.csv")" != 5 ]; then
+		record bench-report fail "todscale.csv: $(grep -c . "$tmp/bench-ok/todscale.csv") lines, want 5"
+	else
+		record bench-report pass ""
+	fi
+fi
+if python3 "$TOP/scripts/bench-report.py" --raw "$TOP/tests/bench/fail" --out "$tmp/bench-fail" \
+	--command test --qemu test --no-plots >"$tmp/bench.out" 2>&1; then
+	record bench-report-fail fail "a program's failed checks gave a report"
+elif ! grep -q 'patched-nojitter: cdisp' "$tmp/bench.out"; then
+	record bench-report-fail fail "no word of the failed program: $(tail -n 1 "$tmp/bench.out")"
+else
+	record bench-report-fail pass ""
+fi
+
 # The series workflow, on a fake base tarball.
 complete=0
 while read -r tag name status detail; do

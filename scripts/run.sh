@@ -6,7 +6,8 @@
 #   run.sh test     harness self-tests, then every boot of plan/boots
 #                   (BOOTS="a b" to pick some), then the verdict
 #   run.sh boot     boot with RUN="prog args" (a static binary of yours),
-#                   APPEND and SMP; prints its output and exit status
+#                   APPEND and SMP; prints its output and exit status;
+#                   RUN_FILES="a b" are put beside the program
 # SERIES=none does any of them on the unpatched base.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -49,12 +50,19 @@ cmd_boot() {
 	[ -f "$prog" ] || die "RUN: no program $prog"
 	readelf -l "$prog" 2>/dev/null | grep -q 'program interpreter' &&
 		warn "$prog is dynamically linked; the guest has only the libraries the tests need"
-	prepare
+	# BOOT_PREPARED=1: the caller ran "run.sh kernel" for this flavour.
+	[ "${BOOT_PREPARED:-0}" = 1 ] || prepare
 	# The guest's root with the program added, as links: no copy of it.
 	udir=$BUILD/user-root
 	rm -rf "$udir"
 	cp -al "$(out_dir "$flavour")/root" "$udir"
 	cp "$prog" "$udir/user/"
+	# RUN_FILES: more files the program needs beside it (make bench's)
+	local f
+	for f in ${RUN_FILES:-}; do
+		[ -f "$f" ] || die "RUN_FILES: no file $f"
+		cp "$f" "$udir/user/"
+	done
 	printf './%s %s\n' "$(basename "$prog")" "$args" >"$udir/user/cmd"
 	initrd=$BUILD/user-initramfs.cpio.gz
 	pack "$udir" "$initrd"

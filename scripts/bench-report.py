@@ -1,0 +1,449 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench's report: read the raw outputs of scripts/bench.sh and write
+bench.md (Markdown tables), dmt.csv, todscale.csv, cdisp.csv and the PNG
+plots (gnuplot) into the results directory.
+
+Raw inputs (RAW/):
+  guest-KERNEL-MODE.txt  scripts/guest/bench's sections ("== NAME" lines)
+  host-dmt.txt           dmt on the host
+  host-vdso.md           scripts/vdso-bench.sh's report (optional)
+  ctxsw.md               scripts/bench-ctxsw.sh's report (optional)
+
+Every ratio is taken between figures of the same run.  Guest figures are
+emulated (QEMU TCG) and labelled so wherever they appear.
+"""
+import argparse
+import csv
+import datetime
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+
+EMULATED = "emulated (QEMU TCG)"
+# Boot order in every table: the base first, then the series' modes.
+ORDER = ["base-default", "base-hpet", "patched-default", "patched-nojitter",
+         "patched-nowatchdog", "patched-force", "patched-hpet"]
+DESCR = {
+    "default": "as booted",
+    "nojitter": "nojitter",
+    "nowatchdog": "nojitter tsc=nowatchdog",
+    "force": "time_interpolator.jitter=force",
+    "hpet": "clocksource=hpet",
+}
+# dmt calls drawn in the plot (all of them are in the tables)
+PLOT_CALLS = ["gettimeofday", "clock_gettime(REAL)", "clock_gettime(MONO)",
+              "clock_gettime(MONO_RAW)", "clock_gettime(MONO_COARSE)",
+              "clock_gettime(PROCESS)", "syscall clock_gettime(MONO)",
+              "clock_gettime_ns(MONO)", "vdso clock_gettime_ns(MONO)"]
+
+
+def sections(path):
+    """{name: [lines]} of a guest-*.txt file, and the programs' statuses."""
+    out, status, cur = {}, {}, None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = re.match(r"^== (.*)$", line)
+            if m:
+                name = m.group(1)
+                if name.startswith("status "):
+                    status[cur] = int(name.split()[1])
+                elif not name.startswith("end"):
+                    cur = name
+                    out[cur] = []
+                continue
+            if cur is not None:
+                out[cur].append(line)
+    return out, status
+
+
+def parse_state(lines):
+    state = {}
+    for line in lines:
+        k, _, v = line.partition(": ")
+        state[k.strip()] = v.strip()
+    return state
+
+
+def parse_dmt(lines):
+    """(units per ns, {call: [cost...]}, {call: skip reason})"""
+    per_ns, costs, skipped = None, {}, {}
+    for line in lines:
+        m = re.match(r"^# (cycles|ns) per ns: ([0-9.]+)", line)
+        if m:
+            per_ns = float(m.group(2))
+            continue
+        m = re.match(r"^# (.+) (cycles|ns): ([0-9 ]+)$", line)
+        if m:
+            costs[m.group(1)] = [int(x) for x in m.group(3).split()]
+            continue
+        m = re.match(r"^ok \d+ # SKIP ([^:]+): (.*)$", line)
+        if m:
+            skipped[m.group(1)] = m.group(2)
+    return per_ns, costs, skipped
+
+
+def parse_todscale(lines):
+    rows = []
+    for line in lines:
+        m = re.match(r"^(\d+),([0-9.]+),([0-9.]+)$", line)
+        if m:
+            rows.append((int(m.group(1)), float(m.group(2)), float(m.group(3))))
+    return rows
+
+
+def parse_cdisp(lines):
+    """[(clock, value, resolution ns)]"""
+    rows = []
+    for line in lines:
+        m = re.match(r"^#\s+(CLOCK_\w+)=\s+([0-9.]+) resolution= (\d+)\.(\d{9})", line)
+        if m:
+            rows.append((m.group(1), m.group(2),
+                         int(m.group(3)) * 10**9 + int(m.group(4))))
+    return rows
+
+
+def cs_after(lines):
+    """The clocksource a program's section says it ended on, or ''."""
+    for line in lines:
+        m = re.match(r"^# clocksource after: (\S+)", line)
+        if m:
+            return m.group(1)
+    return ""
+
+
+def steady(costs):
+    """The median of the calls after the first (cold) one."""
+    rest = costs[1:] or costs
+    return statistics.median(rest)
+
+
+def fmt(x, digits=3):
+    return f"{x:.{digits}f}"
+
+
+def boot_label(name):
+    kernel, mode = name.split("-", 1)
+    return f"{'6.1' if kernel == 'base' else 'series'} {mode}"
+
+
+def col_label(col):
+    return "host (native)" if col == "host" else boot_label(col)
+
+
+def host_cpu():
+    with open("/proc/cpuinfo", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def gnuplot(script, out_dir):
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True,
+                       cwd=out_dir, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        err = getattr(e, "stderr", "") or str(e)
+        sys.exit(f"bench-report: gnuplot failed: {err}")
+
+
+def plot_todscale(out, call, boots, tods, maxcpu):
+    data = f"todscale-{call}.dat"
+    with open(os.path.join(out, data), "w", encoding="utf-8") as f:
+        for b in boots:
+            rows = tods.get((b, call))
+            if not rows:
+                continue
+            f.write(f'"{boot_label(b)}"\n')
+            for cpus, wall, per in rows:
+                f.write(f"{cpus} {wall} {per}\n")
+            f.write("\n\n")
+    n = sum(1 for b in boots if tods.get((b, call)))
+    plots = ", ".join(f"'{data}' index {i} using 1:3 with linespoints title columnheader(1)"
+                      for i in range(n))
+    gnuplot(f"""set terminal pngcairo noenhanced size 800,500 font ",10"
+set output 'todscale-{call}.png'
+set title "todscale, {call}: WALL/CPUS against CPUs, one boot a line ({EMULATED})"
+set xlabel "CPUs (threads, one pinned per vCPU)"
+set ylabel "WALL/CPUS (s)"
+set logscale x 2
+set logscale y 10
+set format y "%g"
+set xtics (1, 2, 4, 8, 16, 32, 64)
+set xrange [0.8:{maxcpu * 1.25}]
+set key outside right
+set grid
+plot {plots}
+""", out)
+    os.unlink(os.path.join(out, data))
+
+
+def plot_dmt(out, cols, ns_table):
+    calls = [c for c in PLOT_CALLS if any(ns_table.get((c, col)) for col in cols)]
+    data = "dmt-ns.dat"
+    with open(os.path.join(out, data), "w", encoding="utf-8") as f:
+        f.write("call " + " ".join(f'"{col_label(c)}"' for c in cols) + "\n")
+        for c in calls:
+            vals = [ns_table.get((c, col)) for col in cols]
+            f.write(f'"{c}" ' + " ".join(fmt(v, 1) if v else "NaN" for v in vals) + "\n")
+    plots = ", ".join(f"'{data}' using {i + 2}:xtic(1) title columnheader({i + 2})"
+                      for i in range(len(cols)))
+    gnuplot(f"""set terminal pngcairo noenhanced size 1000,560 font ",10"
+set output 'dmt-ns.png'
+set title "dmt: ns per call (median of calls 2-10), by API and build; guest columns {EMULATED}"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set logscale y 10
+set ylabel "ns per call (log scale)"
+set xtics rotate by -30 font ",9"
+set key outside right
+set grid ytics
+set bmargin 7
+plot {plots}
+""", out)
+    os.unlink(os.path.join(out, data))
+
+
+def brief(lines):
+    """A report without its long per-image sections (they stay in raw/)."""
+    out, skip = [], False
+    for ln in lines:
+        m = re.match(r"^#+ (\w+)", ln)
+        if m:
+            skip = m.group(1) in ("Images", "Alternatives", "Sanity")
+        if not skip:
+            out.append(ln)
+    return out
+
+
+def md_table(head, rows, align=None):
+    align = align or ["---"] + ["---:"] * (len(head) - 1)
+    out = ["| " + " | ".join(head) + " |", "| " + " | ".join(align) + " |"]
+    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--raw", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--command", required=True)
+    ap.add_argument("--qemu", required=True)
+    ap.add_argument("--quick", default="0")
+    ap.add_argument("--no-plots", action="store_true",
+                    help="no PNG files (the harness's tests, without gnuplot)")
+    a = ap.parse_args()
+
+    guests = {}
+    for fn in sorted(os.listdir(a.raw)):
+        m = re.match(r"^guest-(.+)\.txt$", fn)
+        if m:
+            guests[m.group(1)] = sections(os.path.join(a.raw, fn))
+    boots = [b for b in ORDER if b in guests] + sorted(set(guests) - set(ORDER))
+    if not boots:
+        sys.exit("bench-report: no guest output in " + a.raw)
+
+    state = {b: parse_state(guests[b][0].get("state", [])) for b in boots}
+    failed = [f"{b}: {p}" for b in boots for p, s in guests[b][1].items() if s not in (0, 4)]
+    if failed:
+        sys.exit("bench-report: programs failed their checks: " + ", ".join(failed))
+
+    # dmt: the guest boots and the host
+    dmt = {b: parse_dmt(guests[b][0].get("dmt", [])) for b in boots}
+    host_dmt = None
+    hp = os.path.join(a.raw, "host-dmt.txt")
+    if os.path.exists(hp):
+        with open(hp, encoding="utf-8") as f:
+            host_dmt = parse_dmt(f.read().splitlines())
+    cols = list(boots) + (["host"] if host_dmt else [])
+    all_dmt = dict(dmt, **({"host": host_dmt} if host_dmt else {}))
+    calls = []
+    for col in cols:
+        for c in all_dmt[col][1]:
+            if c not in calls:
+                calls.append(c)
+    ns_table = {}
+    with open(os.path.join(a.out, "dmt.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["where", "call", "units_per_ns", "first", "steady_median", "steady_ns",
+                    "all_costs"])
+        for col in cols:
+            per_ns, costs, _ = all_dmt[col]
+            for c, v in costs.items():
+                ns = steady(v) / per_ns if per_ns else None
+                ns_table[(c, col)] = ns
+                w.writerow([col, c, per_ns, v[0], steady(v), fmt(ns, 1) if ns else "",
+                            " ".join(map(str, v))])
+
+    # todscale
+    tods = {}
+    tcalls = []
+    for b in boots:
+        for name, lines in guests[b][0].items():
+            if name.startswith("todscale "):
+                call = name.split()[1]
+                tods[(b, call)] = parse_todscale(lines)
+                if call not in tcalls:
+                    tcalls.append(call)
+    with open(os.path.join(a.out, "todscale.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["boot", "kernel_args", "call", "cpus", "wall_s", "wall_per_cpu_s"])
+        for (b, call), rows in tods.items():
+            for cpus, wall, per in rows:
+                w.writerow([b, DESCR.get(b.split("-", 1)[1], ""), call, cpus, wall, per])
+
+    # cdisp
+    cd = {b: parse_cdisp(guests[b][0].get("cdisp", [])) for b in boots}
+    with open(os.path.join(a.out, "cdisp.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["boot", "clock", "value", "resolution_ns"])
+        for b in boots:
+            for clock, val, res in cd[b]:
+                w.writerow([b, clock, val, res])
+
+    maxcpu = max((r[0] for rows in tods.values() for r in rows), default=1)
+    if not a.no_plots:
+        for call in tcalls:
+            plot_todscale(a.out, call, boots, tods, maxcpu)
+        plot_dmt(a.out, cols, ns_table)
+
+    # bench.md
+    kernels = sorted({state[b].get("kernel", "?") for b in boots})
+    L = []
+    L.append("# make bench results" + (" (BENCH_QUICK=1)" if a.quick == "1" else ""))
+    L.append("")
+    L.append(f"- date: {datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M')} UTC")
+    L.append(f"- host: {host_cpu()}, {os.cpu_count()} cores, Linux {platform.release()}")
+    L.append(f"- guest kernels: {', '.join(kernels)}")
+    L.append(f"- QEMU: {a.qemu}; every guest figure is {EMULATED}: compare the rows of")
+    L.append("  one run, not the absolute values, and not with real hardware")
+    L.append(f"- command: `{a.command}`")
+    L.append("- ratios: always between figures of this one run")
+    L.append("")
+    L.append("## Boots")
+    L.append("")
+    last_cs = {}
+    for b in boots:
+        for name in guests[b][0]:
+            last_cs[b] = cs_after(guests[b][0][name]) or last_cs.get(b, "")
+    L.append(md_table(["boot", "kernel", "arguments", "vCPUs", "clocksource at start",
+                       "at the end", "TSC guard"],
+                      [[boot_label(b), state[b].get("kernel", "?"),
+                        DESCR.get(b.split("-", 1)[1], ""), state[b].get("cpus", "?"),
+                        state[b].get("clocksource", "?"), last_cs.get(b) or "?",
+                        state[b].get("tsc compensation", "n/a (6.1)")] for b in boots],
+                      ["---"] * 3 + ["---:"] + ["---"] * 3))
+    L.append("")
+    notes = [(b, ln) for b in boots for ln in guests[b][0].get("log", [])
+             if re.search(r"unstable|skew|Switched to clocksource", ln)]
+    if notes:
+        L.append("What the kernel logged about its clocksource in these boots:")
+        L.append("")
+        L.append("```")
+        L += [f"{boot_label(b)}: {re.sub(r'^<[0-9]>', '', ln).strip()}" for b, ln in notes]
+        L.append("```")
+        L.append("")
+
+    for call in tcalls:
+        L.append(f"## todscale: {call}, WALL (s) of N calls a thread, {EMULATED}")
+        L.append("")
+        cpus = sorted({r[0] for b in boots for r in tods.get((b, call), [])})
+        base_rows = {r[0]: r[1] for r in tods.get(("base-default", call), [])}
+        head = ["boot"] + [f"{c} CPU{'s' if c > 1 else ''}" for c in cpus]
+        head += ["clocksource after"]
+        if base_rows:
+            head += [f"/ 6.1 default, {cpus[0]} CPU", f"/ 6.1 default, {cpus[-1]} CPUs"]
+        rows = []
+        for b in boots:
+            r = {x[0]: x for x in tods.get((b, call), [])}
+            if not r:
+                continue
+            row = [boot_label(b)] + [f"{fmt(r[c][1])} ({fmt(r[c][2])})" if c in r else ""
+                                     for c in cpus]
+            row.append(cs_after(guests[b][0].get(f"todscale {call}", [])) or "?")
+            if base_rows:
+                row += [fmt(r[c][1] / base_rows[c], 2) if c in r and base_rows.get(c) else ""
+                        for c in (cpus[0], cpus[-1])]
+            rows.append(row)
+        L.append(md_table(head, rows))
+        L.append("")
+        L.append("Each cell: WALL (WALL/CPUS), the seed's columns; the last columns are")
+        L.append("WALL over the unpatched kernel's WALL at the same CPU count. Plot:")
+        L.append(f"[todscale-{call}.png](todscale-{call}.png).")
+        L.append("")
+
+    L.append("## dmt: ns per call, median of calls 2-10 (the first is cold)")
+    L.append("")
+    ratio_cols = [(x, "base-default") for x in ("patched-default", "patched-nojitter")
+                  if x in cols and "base-default" in cols]
+    head = ["call"] + [("host (native)" if c == "host" else boot_label(c) + " (emulated)")
+                       for c in cols]
+    head += [f"{boot_label(x)} / {boot_label(y)}" for x, y in ratio_cols]
+    rows = []
+    for c in calls:
+        row = [c] + [fmt(ns_table[(c, col)], 1) if ns_table.get((c, col)) else "skip"
+                     for col in cols]
+        for x, y in ratio_cols:
+            nx, ny = ns_table.get((c, x)), ns_table.get((c, y))
+            row.append(fmt(nx / ny, 2) if nx and ny else "")
+        rows.append(row)
+    L.append(md_table(head, rows))
+    L.append("")
+    L.append("Cycles are converted with each run's own TSC rate, measured by dmt against")
+    L.append("CLOCK_MONOTONIC_RAW; \"skip\" is a call that kernel does not have. Plot:")
+    L.append("[dmt-ns.png](dmt-ns.png). The cycles of each call, as the seed printed them:")
+    L.append("")
+    L.append("```")
+    for col in cols:
+        per_ns, costs, _ = all_dmt[col]
+        L.append(f"# {'host (native)' if col == 'host' else boot_label(col) + ' (emulated)'}"
+                 f", {fmt(per_ns or 0)} cycles per ns")
+        for c, v in costs.items():
+            L.append(f"{c} cycles: {' '.join(map(str, v))}")
+    L.append("```")
+    L.append("")
+
+    L.append("## cdisp: clock_getres() by boot (ns)")
+    L.append("")
+    clocks = []
+    for b in boots:
+        for clock, _, _ in cd[b]:
+            if clock not in clocks:
+                clocks.append(clock)
+    res = {(b, clock): r for b in boots for clock, _, r in cd[b]}
+    L.append(md_table(["clock"] + [boot_label(b) for b in boots],
+                      [[c] + [res.get((b, c), "") for b in boots] for c in clocks]))
+    L.append("")
+    show = "patched-default" if "patched-default" in boots else boots[0]
+    L.append(f"The display of the {boot_label(show)} boot, as the seed showed it:")
+    L.append("")
+    L.append("```")
+    L += [ln[2:] for ln in guests[show][0].get("cdisp", [])
+          if re.match(r"^#\s+(Gettimeofday|CLOCK_)", ln)]
+    L.append("```")
+    L.append("")
+
+    for fn, title in (("host-vdso.md", "The vDSO on the host (native)"),
+                      ("ctxsw.md", f"Context switches ({EMULATED})")):
+        p = os.path.join(a.raw, fn)
+        if not os.path.exists(p):
+            continue
+        L.append(f"## {title}")
+        L.append("")
+        with open(p, encoding="utf-8") as f:
+            body = f.read().rstrip("\n").splitlines()
+        L += [re.sub(r"^(#+) ", r"#\1# ", ln) for ln in brief(body)]
+        L.append("")
+
+    with open(os.path.join(a.out, "bench.md"), "w", encoding="utf-8") as f:
+        f.write("\n".join(L) + "\n")
+
+
+if __name__ == "__main__":
+    main()

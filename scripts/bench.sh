@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: the figures of the source documents, for this machine, in one
+# run, written to results/ (bench.md, CSV files, PNG plots, raw outputs).
+#
+# In the QEMU guest, one boot a mode, each running cdisp, dmt and todscale
+# (clock_gettime and gettimeofday, 1..SMP CPUs; scripts/guest/bench):
+#   patched default    the series as it boots (TCG: TSC kept, guard on)
+#   patched nojitter   the TSC trusted, no jitter compensation
+#   patched nowatchdog nojitter tsc=nowatchdog: under TCG the clocksource
+#                      watchdog drops the TSC once the vCPUs are busy (the
+#                      emulated TSC drifts against the HPET); this boot
+#                      shows the vDSO's scaling without that
+#   patched force      time_interpolator.jitter=force
+#   patched hpet       clocksource=hpet
+#   base default       unpatched 6.1 (TCG: TSC given up, HPET)
+#   base hpet          unpatched 6.1, clocksource=hpet
+# The programs are built once, static, from the series' tree, so that both
+# kernels run the same binaries.  On the host: dmt against the host's
+# kernel, the native vDSO benchmark (scripts/vdso-bench.sh) and, unless
+# BENCH_QUICK=1, context switches (scripts/bench-ctxsw.sh).
+#
+# A figure never fails the run; a program that fails its own sanity checks
+# (a call that errs, time going backward, a wrong resolution) does.
+#
+# BENCH_QUICK=1: 3 boots of 2 vCPUs, 100000 calls a thread, a shorter vDSO
+# run and no context switches: a few minutes once the kernels are built.
+# Usage: bench.sh   (N= todscale calls a thread; SMP= vCPUs, default the
+#                    larger of 4 and the host's cores; MODES="patched:nojitter
+#                    base:default ..." to run some boots; RESULTS= the output)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+quick=${BENCH_QUICK:-0}
+ncpu=$(nproc)
+if [ "$quick" = 1 ]; then
+	N=${N:-100000}
+	SMP=${SMP:-2}
+	all_modes="patched:default patched:nojitter base:default"
+else
+	N=${N:-1000000}
+	SMP=${SMP:-$((ncpu > 4 ? ncpu : 4))}
+	all_modes="patched:default patched:nojitter patched:nowatchdog patched:force patched:hpet base:default base:hpet"
+fi
+MODES=${MODES:-$all_modes}
+CALLS="clock_gettime gettimeofday"
+res=${RESULTS:-$TOP/results}
+raw=$res/raw
+work=$BUILD/bench
+mkdir -p "$work"
+rm -rf "$raw" && mkdir -p "$raw"
+t0=$SECONDS
+
+# The kernel arguments of a mode.
+append_of() {
+	case $1 in
+	default) echo "" ;;
+	nojitter) echo "nojitter" ;;
+	force) echo "time_interpolator.jitter=force" ;;
+	hpet) echo "clocksource=hpet" ;;
+	nowatchdog) echo "nojitter tsc=nowatchdog" ;;
+	*) die "bench: unknown mode $1 (default nojitter nowatchdog force hpet)" ;;
+	esac
+}
+for m in $MODES; do
+	case ${m%%:*} in patched | base) ;; *) die "bench: $m: want patched:MODE or base:MODE" ;; esac
+	append_of "${m#*:}" >/dev/null
+done
+
+"$TOP/scripts/deps.sh" gnuplot-nox
+"$TOP/scripts/tree.sh" sync
+
+msg "bench: building cdisp, dmt and todscale (static, from $SRC)"
+sel=$SRC/tools/testing/selftests
+for p in cdisp dmt todscale; do
+	[ -f "$sel/timers/$p.c" ] || die "bench: no $sel/timers/$p.c: the series is not applied in $SRC"
+done
+gcc -O2 -Wall -static -o "$work/cdisp" "$sel/timers/cdisp.c"
+gcc -O2 -Wall -static -o "$work/dmt" "$sel/timers/dmt.c" "$sel/vDSO/parse_vdso.c"
+gcc -O2 -Wall -static -o "$work/todscale" "$sel/timers/todscale.c" -lpthread
+
+# The host's own figures first: they need no kernel build.
+msg "bench: host: dmt against $(uname -r)"
+"$work/dmt" >"$raw/host-dmt.txt" || die "bench: dmt failed its checks on the host; see $raw/host-dmt.txt"
+
+# Each flavour's kernel and guest, built once; then the boots.
+for f in patched base; do
+	grep -q "\b$f:" <<<"$MODES" || continue
+	msg "bench: preparing the $f kernel"
+	SERIES=$f "$TOP/scripts/run.sh" kernel >"$work/prepare-$f.log" 2>&1 ||
+		die "bench: the $f kernel did not build; see $work/prepare-$f.log"
+	tail -n 1 "$work/prepare-$f.log"
+done
+
+n=$(wc -w <<<"$MODES")
+i=0
+for m in $MODES; do
+	i=$((i + 1))
+	f=${m%%:*} mode=${m#*:}
+	append=$(append_of "$mode")
+	name=$f-$mode
+	log=$work/boot-$name.log
+	msg "bench: [$i/$n] boot $f kernel, mode $mode (${append:-no arguments}), -smp $SMP, $N calls a thread"
+	b0=$SECONDS
+	rc=0
+	: >"$log"
+	SERIES=$f SMP=$SMP APPEND=$append BOOT_PREPARED=1 \
+		LIMIT=${LIMIT:-1800} RUN="$TOP/scripts/guest/bench $N '$CALLS'" \
+		RUN_FILES="$work/cdisp $work/dmt $work/todscale" \
+		"$TOP/scripts/run.sh" boot >"$log" 2>&1 &
+	pid=$!
+	# Progress, as it comes: the guest script's "bench:" lines and each
+	# CPU count todscale has done.
+	tail -n +1 -f "$log" --pid=$pid 2>/dev/null |
+		grep --line-buffered -E '^bench:|^ok [0-9]+ [0-9]+ cpus:' |
+		sed -u -e 's/\r$//' -e 's/^/      /' || true
+	wait $pid || rc=$?
+	sed -n '/^== state/,/^== end/p' "$log" | tr -d '\r' >"$raw/guest-$name.txt"
+	[ $rc -eq 0 ] || die "bench: boot $name failed (status $rc): a program failed its checks or the boot did not finish; see $log"
+	msg "bench: [$i/$n] $name took $((SECONDS - b0)) s"
+done
+
+msg "bench: host: the vDSO of both builds (scripts/vdso-bench.sh)"
+if [ "$quick" = 1 ]; then
+	N=200000 ROUNDS=3 "$TOP/scripts/vdso-bench.sh" >"$work/vdso-bench.log" 2>&1
+else
+	N=2000000 ROUNDS=7 "$TOP/scripts/vdso-bench.sh" >"$work/vdso-bench.log" 2>&1
+fi || die "bench: vdso-bench failed; see $work/vdso-bench.log"
+cp "$work/vdso-host.md" "$raw/host-vdso.md"
+cp "$work/vdso-host.csv" "$res/vdso-host.csv"
+
+rm -f "$res/ctxsw.csv"
+if [ "$quick" != 1 ]; then
+	msg "bench: guest: context switches, sched_clock stable and not (scripts/bench-ctxsw.sh)"
+	N=200000 ROUNDS=3 SMP=2 "$TOP/scripts/bench-ctxsw.sh" >"$work/ctxsw.log" 2>&1 ||
+		die "bench: bench-ctxsw failed; see $work/ctxsw.log"
+	cp "$work/ctxsw.md" "$raw/ctxsw.md"
+	cp "$work/ctxsw.csv" "$res/ctxsw.csv"
+fi
+
+msg "bench: writing $res"
+cmd="make bench"
+[ "$quick" = 1 ] && cmd="BENCH_QUICK=1 $cmd"
+python3 "$TOP/scripts/bench-report.py" --raw "$raw" --out "$res" \
+	--command "$cmd (N=$N SMP=$SMP MODES=\"$MODES\")" \
+	--qemu "$(qemu-system-x86_64 --version | head -n 1), TCG" \
+	--quick "$quick"
+msg "bench: done in $((SECONDS - t0)) s: $res/bench.md"
