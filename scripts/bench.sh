@@ -4,7 +4,9 @@
 # run, written to results/ (bench.md, CSV files, PNG plots, raw outputs).
 #
 # In the QEMU guest, one boot a mode, each running cdisp, dmt and todscale
-# (clock_gettime and gettimeofday, 1..SMP CPUs; scripts/guest/bench):
+# (clock_gettime and gettimeofday through libc, and clock_gettime through
+# syscall(), which takes the guard where the vDSO cannot; 1..SMP CPUs;
+# scripts/guest/bench):
 #   patched default    the series as it boots (TCG: TSC kept, guard on)
 #   patched nojitter   the TSC trusted, no jitter compensation
 #   patched nowatchdog nojitter tsc=nowatchdog: under TCG the clocksource
@@ -12,6 +14,8 @@
 #                      emulated TSC drifts against the HPET); this boot
 #                      shows the vDSO's scaling without that
 #   patched force      time_interpolator.jitter=force
+#   patched force-nowatchdog   the same, tsc=nowatchdog: the guard's cost
+#                      against nowatchdog, the TSC kept in both
 #   patched hpet       clocksource=hpet
 #   base default       unpatched 6.1 (TCG: TSC given up, HPET)
 #   base hpet          unpatched 6.1, clocksource=hpet
@@ -40,10 +44,10 @@ if [ "$quick" = 1 ]; then
 else
 	N=${N:-1000000}
 	SMP=${SMP:-$((ncpu > 4 ? ncpu : 4))}
-	all_modes="patched:default patched:nojitter patched:nowatchdog patched:force patched:hpet base:default base:hpet"
+	all_modes="patched:default patched:nojitter patched:nowatchdog patched:force patched:force-nowatchdog patched:hpet base:default base:hpet"
 fi
 MODES=${MODES:-$all_modes}
-CALLS="clock_gettime gettimeofday"
+CALLS="clock_gettime gettimeofday syscall"
 res=${RESULTS:-$TOP/results}
 raw=$res/raw
 work=$BUILD/bench
@@ -59,7 +63,8 @@ append_of() {
 	force) echo "time_interpolator.jitter=force" ;;
 	hpet) echo "clocksource=hpet" ;;
 	nowatchdog) echo "nojitter tsc=nowatchdog" ;;
-	*) die "bench: unknown mode $1 (default nojitter nowatchdog force hpet)" ;;
+	force-nowatchdog) echo "time_interpolator.jitter=force tsc=nowatchdog" ;;
+	*) die "bench: unknown mode $1 (default nojitter nowatchdog force force-nowatchdog hpet)" ;;
 	esac
 }
 for m in $MODES; do
