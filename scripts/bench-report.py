@@ -232,6 +232,248 @@ def md_table(head, rows, align=None):
     return "\n".join(out)
 
 
+def text(*lines):
+    """Lines of prose, then a blank line."""
+    return list(lines) + [""]
+
+
+def write_csv(path, header, rows):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+class Run:
+    """The raw outputs of one make bench run, parsed."""
+
+    def __init__(self, raw):
+        guests = {}
+        for fn in sorted(os.listdir(raw)):
+            m = re.match(r"^guest-(.+)\.txt$", fn)
+            if m:
+                guests[m.group(1)] = sections(os.path.join(raw, fn))
+        self.boots = [b for b in ORDER if b in guests] + sorted(set(guests) - set(ORDER))
+        if not self.boots:
+            sys.exit("bench-report: no guest output in " + raw)
+        failed = [f"{b}: {p}" for b in self.boots for p, s in guests[b][1].items()
+                  if s not in (0, 4)]
+        if failed:
+            sys.exit("bench-report: programs failed their checks: " + ", ".join(failed))
+        self.raw = raw
+        self.out = {b: guests[b][0] for b in self.boots}
+        self.state = {b: parse_state(self.out[b].get("state", [])) for b in self.boots}
+        self.load_dmt()
+        self.load_todscale()
+        self.cdisp = {b: parse_cdisp(self.out[b].get("cdisp", [])) for b in self.boots}
+
+    def load_dmt(self):
+        self.dmt = {b: parse_dmt(self.out[b].get("dmt", [])) for b in self.boots}
+        hp = os.path.join(self.raw, "host-dmt.txt")
+        if os.path.exists(hp):
+            with open(hp, encoding="utf-8") as f:
+                self.dmt["host"] = parse_dmt(f.read().splitlines())
+        self.cols = list(self.boots) + (["host"] if "host" in self.dmt else [])
+        self.calls = []
+        self.ns = {}
+        for col in self.cols:
+            per_ns, costs, _ = self.dmt[col]
+            for c, v in costs.items():
+                if c not in self.calls:
+                    self.calls.append(c)
+                self.ns[(c, col)] = steady(v) / per_ns if per_ns else None
+
+    def load_todscale(self):
+        self.tods, self.guard, self.tcalls = {}, {}, []
+        for b in self.boots:
+            for name, lines in self.out[b].items():
+                m = re.match(r"^todscale \S+ jitter=(\w+)$", name)
+                if m:
+                    self.guard[(b, m.group(1))] = parse_todscale(lines)
+                elif name.startswith("todscale "):
+                    call = name.split()[1]
+                    self.tods[(b, call)] = parse_todscale(lines)
+                    if call not in self.tcalls:
+                        self.tcalls.append(call)
+
+    def args(self, b):
+        return DESCR.get(b.split("-", 1)[1], "")
+
+    def write_csvs(self, out):
+        rows = []
+        for col in self.cols:
+            per_ns, costs, _ = self.dmt[col]
+            for c, v in costs.items():
+                ns = self.ns[(c, col)]
+                rows.append([col, c, per_ns, v[0], steady(v), fmt(ns, 1) if ns else "",
+                             " ".join(map(str, v))])
+        write_csv(os.path.join(out, "dmt.csv"), ["where", "call", "units_per_ns", "first",
+                                                  "steady_min", "steady_ns", "all_costs"], rows)
+        rows = [[b, self.args(b), call, *r] for (b, call), rs in self.tods.items() for r in rs]
+        rows += [[b, self.args(b), f"syscall jitter={j}", *r]
+                 for (b, j), rs in self.guard.items() for r in rs]
+        write_csv(os.path.join(out, "todscale.csv"),
+                  ["boot", "kernel_args", "call", "cpus", "wall_s", "wall_per_cpu_s"], rows)
+        rows = [[b, *r] for b in self.boots for r in self.cdisp[b]]
+        write_csv(os.path.join(out, "cdisp.csv"), ["boot", "clock", "value", "resolution_ns"],
+                  rows)
+
+    def plot(self, out):
+        maxcpu = max((r[0] for rows in self.tods.values() for r in rows), default=1)
+        for call in self.tcalls:
+            plot_todscale(out, call, self.boots, self.tods, maxcpu)
+        plot_dmt(out, self.cols, self.ns)
+
+    def last_cs(self, b):
+        cs = ""
+        for lines in self.out[b].values():
+            cs = cs_after(lines) or cs
+        return cs or "?"
+
+    def md_boots(self):
+        L = ["## Boots", ""]
+        L.append(md_table(["boot", "kernel", "arguments", "vCPUs", "clocksource at start",
+                           "at the end", "TSC guard"],
+                          [[boot_label(b), self.state[b].get("kernel", "?"), self.args(b),
+                            self.state[b].get("cpus", "?"),
+                            self.state[b].get("clocksource", "?"), self.last_cs(b),
+                            self.state[b].get("tsc compensation", "n/a (6.1)")]
+                           for b in self.boots],
+                          ["---"] * 3 + ["---:"] + ["---"] * 3))
+        L.append("")
+        notes = [(b, ln) for b in self.boots for ln in self.out[b].get("log", [])
+                 if re.search(r"unstable|skew|Switched to clocksource", ln)]
+        if notes:
+            L += text("What the kernel logged about its clocksource in these boots:")
+            L.append("```")
+            L += [f"{boot_label(b)}: {re.sub(r'^<[0-9]>', '', ln).strip()}" for b, ln in notes]
+            L += text("```")
+        return L
+
+    def md_todscale(self, call):
+        L = text(f"## todscale: {call}, WALL (s) of N calls a thread, {EMULATED}")
+        cpus = sorted({r[0] for b in self.boots for r in self.tods.get((b, call), [])})
+        base = {r[0]: r[1] for r in self.tods.get(("base-default", call), [])}
+        head = ["boot"] + [f"{c} CPU{'s' if c > 1 else ''}" for c in cpus]
+        head += ["clocksource after"]
+        if base:
+            head += [f"/ 6.1 default, {cpus[0]} CPU", f"/ 6.1 default, {cpus[-1]} CPUs"]
+        rows = []
+        for b in self.boots:
+            r = {x[0]: x for x in self.tods.get((b, call), [])}
+            if not r:
+                continue
+            row = [boot_label(b)] + [f"{fmt(r[c][1])} ({fmt(r[c][2])})" if c in r else ""
+                                     for c in cpus]
+            row.append(cs_after(self.out[b].get(f"todscale {call}", [])) or "?")
+            if base:
+                row += [fmt(r[c][1] / base[c], 2) if c in r and base.get(c) else ""
+                        for c in (cpus[0], cpus[-1])]
+            rows.append(row)
+        L.append(md_table(head, rows))
+        L.append("")
+        return L + text("Each cell: WALL (WALL/CPUS), the seed's columns; the last columns are",
+                        "WALL over the unpatched kernel's WALL at the same CPU count. Plot:",
+                        f"[todscale-{call}.png](todscale-{call}.png).")
+
+    def md_guard(self):
+        gboots = [b for b in self.boots
+                  if self.guard.get((b, "off")) and self.guard.get((b, "force"))]
+        if not gboots:
+            return []
+        L = text(f"## The guard's cost in one boot: syscall(clock_gettime), {EMULATED}")
+        L += text("todscale -c syscall with time_interpolator.jitter switched at run time to",
+                  "off, then to force, in the same boot: the system call path without and",
+                  "with the guard's cmpxchg on the counter's last value.")
+        rows = []
+        for b in gboots:
+            off = {r[0]: r for r in self.guard[(b, "off")]}
+            force = {r[0]: r for r in self.guard[(b, "force")]}
+            for c in sorted(set(off) & set(force)):
+                rows.append([boot_label(b), c, fmt(off[c][1]), fmt(force[c][1]),
+                             fmt(force[c][1] / off[c][1], 2) if off[c][1] else ""])
+        L.append(md_table(["boot", "CPUs", "WALL, guard off (s)", "WALL, guard on (s)",
+                           "on / off"], rows))
+        L.append("")
+        return L
+
+    def md_dmt(self):
+        L = text("## dmt: ns per call, the fastest of calls 2-10 (the first is cold)")
+        ratios = [(x, "base-default") for x in ("patched-default", "patched-nojitter",
+                                                "patched-nowatchdog")
+                  if x in self.cols and "base-default" in self.cols]
+        head = ["call"] + [col_label(c) + ("" if c == "host" else " (emulated)")
+                           for c in self.cols]
+        head += [f"{boot_label(x)} / {boot_label(y)}" for x, y in ratios]
+        rows = []
+        for c in self.calls:
+            row = [c] + [fmt(self.ns[(c, col)], 1) if self.ns.get((c, col)) else "skip"
+                         for col in self.cols]
+            for x, y in ratios:
+                nx, ny = self.ns.get((c, x)), self.ns.get((c, y))
+                row.append(fmt(nx / ny, 2) if nx and ny else "")
+            rows.append(row)
+        L.append(md_table(head, rows))
+        L.append("")
+        L += text("Cycles are converted with each run's own TSC rate, measured by dmt against",
+                  "CLOCK_MONOTONIC_RAW; \"skip\" is a call that kernel does not have. Plot:",
+                  "[dmt-ns.png](dmt-ns.png). The cycles of each call, as the seed printed them:")
+        L.append("```")
+        for col in self.cols:
+            per_ns, costs, _ = self.dmt[col]
+            L.append(f"# {col_label(col)}{'' if col == 'host' else ' (emulated)'}"
+                     f", {fmt(per_ns or 0)} cycles per ns")
+            L += [f"{c} cycles: {' '.join(map(str, v))}" for c, v in costs.items()]
+        return L + text("```")
+
+    def md_cdisp(self):
+        L = text("## cdisp: clock_getres() by boot (ns)")
+        clocks = []
+        for b in self.boots:
+            clocks += [c for c, _, _ in self.cdisp[b] if c not in clocks]
+        res = {(b, c): r for b in self.boots for c, _, r in self.cdisp[b]}
+        L.append(md_table(["clock"] + [boot_label(b) for b in self.boots],
+                          [[c] + [res.get((b, c), "") for b in self.boots] for c in clocks]))
+        L.append("")
+        show = "patched-default" if "patched-default" in self.boots else self.boots[0]
+        L += text(f"The display of the {boot_label(show)} boot, as the seed showed it:")
+        L.append("```")
+        L += [ln[2:] for ln in self.out[show].get("cdisp", [])
+              if re.match(r"^#\s+(Gettimeofday|CLOCK_)", ln)]
+        return L + text("```")
+
+    def md_host_reports(self):
+        L = []
+        for fn, title in (("host-vdso.md", "The vDSO on the host (native)"),
+                          ("ctxsw.md", f"Context switches ({EMULATED})")):
+            p = os.path.join(self.raw, fn)
+            if not os.path.exists(p):
+                continue
+            with open(p, encoding="utf-8") as f:
+                body = f.read().rstrip("\n").splitlines()
+            L += text(f"## {title}")
+            L += [re.sub(r"^(#+) ", r"#\1# ", ln) for ln in brief(body)]
+            L.append("")
+        return L
+
+    def markdown(self, a):
+        kernels = sorted({self.state[b].get("kernel", "?") for b in self.boots})
+        L = text("# make bench results" + (" (BENCH_QUICK=1)" if a.quick == "1" else ""))
+        date = a.date or datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M")
+        L += text(f"- date: {date} UTC (the run's start)",
+                  f"- host: {host_cpu()}, {os.cpu_count()} cores, Linux {platform.release()}",
+                  f"- guest kernels: {', '.join(kernels)}",
+                  f"- QEMU: {a.qemu}; every guest figure is {EMULATED}: compare the rows of",
+                  "  one run, not the absolute values, and not with real hardware",
+                  f"- command: `{a.command}`",
+                  "- ratios: always between figures of this one run")
+        L += self.md_boots()
+        for call in self.tcalls:
+            L += self.md_todscale(call)
+        L += self.md_guard() + self.md_dmt() + self.md_cdisp() + self.md_host_reports()
+        return "\n".join(L)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--raw", required=True)
@@ -239,241 +481,17 @@ def main():
     ap.add_argument("--command", required=True)
     ap.add_argument("--qemu", required=True)
     ap.add_argument("--quick", default="0")
+    ap.add_argument("--date", help="when the run started (default: now), UTC")
     ap.add_argument("--no-plots", action="store_true",
                     help="no PNG files (the harness's tests, without gnuplot)")
     a = ap.parse_args()
 
-    guests = {}
-    for fn in sorted(os.listdir(a.raw)):
-        m = re.match(r"^guest-(.+)\.txt$", fn)
-        if m:
-            guests[m.group(1)] = sections(os.path.join(a.raw, fn))
-    boots = [b for b in ORDER if b in guests] + sorted(set(guests) - set(ORDER))
-    if not boots:
-        sys.exit("bench-report: no guest output in " + a.raw)
-
-    state = {b: parse_state(guests[b][0].get("state", [])) for b in boots}
-    failed = [f"{b}: {p}" for b in boots for p, s in guests[b][1].items() if s not in (0, 4)]
-    if failed:
-        sys.exit("bench-report: programs failed their checks: " + ", ".join(failed))
-
-    # dmt: the guest boots and the host
-    dmt = {b: parse_dmt(guests[b][0].get("dmt", [])) for b in boots}
-    host_dmt = None
-    hp = os.path.join(a.raw, "host-dmt.txt")
-    if os.path.exists(hp):
-        with open(hp, encoding="utf-8") as f:
-            host_dmt = parse_dmt(f.read().splitlines())
-    cols = list(boots) + (["host"] if host_dmt else [])
-    all_dmt = dict(dmt, **({"host": host_dmt} if host_dmt else {}))
-    calls = []
-    for col in cols:
-        for c in all_dmt[col][1]:
-            if c not in calls:
-                calls.append(c)
-    ns_table = {}
-    with open(os.path.join(a.out, "dmt.csv"), "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["where", "call", "units_per_ns", "first", "steady_min", "steady_ns",
-                    "all_costs"])
-        for col in cols:
-            per_ns, costs, _ = all_dmt[col]
-            for c, v in costs.items():
-                ns = steady(v) / per_ns if per_ns else None
-                ns_table[(c, col)] = ns
-                w.writerow([col, c, per_ns, v[0], steady(v), fmt(ns, 1) if ns else "",
-                            " ".join(map(str, v))])
-
-    # todscale
-    tods = {}
-    tcalls = []
-    guard = {}
-    for b in boots:
-        for name, lines in guests[b][0].items():
-            m = re.match(r"^todscale \S+ jitter=(\w+)$", name)
-            if m:
-                guard[(b, m.group(1))] = parse_todscale(lines)
-            elif name.startswith("todscale "):
-                call = name.split()[1]
-                tods[(b, call)] = parse_todscale(lines)
-                if call not in tcalls:
-                    tcalls.append(call)
-    with open(os.path.join(a.out, "todscale.csv"), "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["boot", "kernel_args", "call", "cpus", "wall_s", "wall_per_cpu_s"])
-        for (b, call), rows in tods.items():
-            for cpus, wall, per in rows:
-                w.writerow([b, DESCR.get(b.split("-", 1)[1], ""), call, cpus, wall, per])
-        for (b, j), rows in guard.items():
-            for cpus, wall, per in rows:
-                w.writerow([b, DESCR.get(b.split("-", 1)[1], ""), f"syscall jitter={j}",
-                            cpus, wall, per])
-
-    # cdisp
-    cd = {b: parse_cdisp(guests[b][0].get("cdisp", [])) for b in boots}
-    with open(os.path.join(a.out, "cdisp.csv"), "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["boot", "clock", "value", "resolution_ns"])
-        for b in boots:
-            for clock, val, res in cd[b]:
-                w.writerow([b, clock, val, res])
-
-    maxcpu = max((r[0] for rows in tods.values() for r in rows), default=1)
+    run = Run(a.raw)
+    run.write_csvs(a.out)
     if not a.no_plots:
-        for call in tcalls:
-            plot_todscale(a.out, call, boots, tods, maxcpu)
-        plot_dmt(a.out, cols, ns_table)
-
-    # bench.md
-    kernels = sorted({state[b].get("kernel", "?") for b in boots})
-    L = []
-    L.append("# make bench results" + (" (BENCH_QUICK=1)" if a.quick == "1" else ""))
-    L.append("")
-    L.append(f"- date: {datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M')} UTC")
-    L.append(f"- host: {host_cpu()}, {os.cpu_count()} cores, Linux {platform.release()}")
-    L.append(f"- guest kernels: {', '.join(kernels)}")
-    L.append(f"- QEMU: {a.qemu}; every guest figure is {EMULATED}: compare the rows of")
-    L.append("  one run, not the absolute values, and not with real hardware")
-    L.append(f"- command: `{a.command}`")
-    L.append("- ratios: always between figures of this one run")
-    L.append("")
-    L.append("## Boots")
-    L.append("")
-    last_cs = {}
-    for b in boots:
-        for name in guests[b][0]:
-            last_cs[b] = cs_after(guests[b][0][name]) or last_cs.get(b, "")
-    L.append(md_table(["boot", "kernel", "arguments", "vCPUs", "clocksource at start",
-                       "at the end", "TSC guard"],
-                      [[boot_label(b), state[b].get("kernel", "?"),
-                        DESCR.get(b.split("-", 1)[1], ""), state[b].get("cpus", "?"),
-                        state[b].get("clocksource", "?"), last_cs.get(b) or "?",
-                        state[b].get("tsc compensation", "n/a (6.1)")] for b in boots],
-                      ["---"] * 3 + ["---:"] + ["---"] * 3))
-    L.append("")
-    notes = [(b, ln) for b in boots for ln in guests[b][0].get("log", [])
-             if re.search(r"unstable|skew|Switched to clocksource", ln)]
-    if notes:
-        L.append("What the kernel logged about its clocksource in these boots:")
-        L.append("")
-        L.append("```")
-        L += [f"{boot_label(b)}: {re.sub(r'^<[0-9]>', '', ln).strip()}" for b, ln in notes]
-        L.append("```")
-        L.append("")
-
-    for call in tcalls:
-        L.append(f"## todscale: {call}, WALL (s) of N calls a thread, {EMULATED}")
-        L.append("")
-        cpus = sorted({r[0] for b in boots for r in tods.get((b, call), [])})
-        base_rows = {r[0]: r[1] for r in tods.get(("base-default", call), [])}
-        head = ["boot"] + [f"{c} CPU{'s' if c > 1 else ''}" for c in cpus]
-        head += ["clocksource after"]
-        if base_rows:
-            head += [f"/ 6.1 default, {cpus[0]} CPU", f"/ 6.1 default, {cpus[-1]} CPUs"]
-        rows = []
-        for b in boots:
-            r = {x[0]: x for x in tods.get((b, call), [])}
-            if not r:
-                continue
-            row = [boot_label(b)] + [f"{fmt(r[c][1])} ({fmt(r[c][2])})" if c in r else ""
-                                     for c in cpus]
-            row.append(cs_after(guests[b][0].get(f"todscale {call}", [])) or "?")
-            if base_rows:
-                row += [fmt(r[c][1] / base_rows[c], 2) if c in r and base_rows.get(c) else ""
-                        for c in (cpus[0], cpus[-1])]
-            rows.append(row)
-        L.append(md_table(head, rows))
-        L.append("")
-        L.append("Each cell: WALL (WALL/CPUS), the seed's columns; the last columns are")
-        L.append("WALL over the unpatched kernel's WALL at the same CPU count. Plot:")
-        L.append(f"[todscale-{call}.png](todscale-{call}.png).")
-        L.append("")
-
-    gboots = [b for b in boots if guard.get((b, "off")) and guard.get((b, "force"))]
-    if gboots:
-        L.append(f"## The guard's cost in one boot: syscall(clock_gettime), {EMULATED}")
-        L.append("")
-        L.append("todscale -c syscall with time_interpolator.jitter switched at run time to")
-        L.append("off, then to force, in the same boot: the system call path without and")
-        L.append("with the guard's cmpxchg on the counter's last value.")
-        L.append("")
-        rows = []
-        for b in gboots:
-            off = {r[0]: r for r in guard[(b, "off")]}
-            force = {r[0]: r for r in guard[(b, "force")]}
-            for c in sorted(set(off) & set(force)):
-                rows.append([boot_label(b), c, fmt(off[c][1]), fmt(force[c][1]),
-                             fmt(force[c][1] / off[c][1], 2) if off[c][1] else ""])
-        L.append(md_table(["boot", "CPUs", "WALL, guard off (s)", "WALL, guard on (s)",
-                           "on / off"], rows))
-        L.append("")
-
-    L.append("## dmt: ns per call, the fastest of calls 2-10 (the first is cold)")
-    L.append("")
-    ratio_cols = [(x, "base-default") for x in ("patched-default", "patched-nojitter",
-                                                "patched-nowatchdog")
-                  if x in cols and "base-default" in cols]
-    head = ["call"] + [("host (native)" if c == "host" else boot_label(c) + " (emulated)")
-                       for c in cols]
-    head += [f"{boot_label(x)} / {boot_label(y)}" for x, y in ratio_cols]
-    rows = []
-    for c in calls:
-        row = [c] + [fmt(ns_table[(c, col)], 1) if ns_table.get((c, col)) else "skip"
-                     for col in cols]
-        for x, y in ratio_cols:
-            nx, ny = ns_table.get((c, x)), ns_table.get((c, y))
-            row.append(fmt(nx / ny, 2) if nx and ny else "")
-        rows.append(row)
-    L.append(md_table(head, rows))
-    L.append("")
-    L.append("Cycles are converted with each run's own TSC rate, measured by dmt against")
-    L.append("CLOCK_MONOTONIC_RAW; \"skip\" is a call that kernel does not have. Plot:")
-    L.append("[dmt-ns.png](dmt-ns.png). The cycles of each call, as the seed printed them:")
-    L.append("")
-    L.append("```")
-    for col in cols:
-        per_ns, costs, _ = all_dmt[col]
-        L.append(f"# {'host (native)' if col == 'host' else boot_label(col) + ' (emulated)'}"
-                 f", {fmt(per_ns or 0)} cycles per ns")
-        for c, v in costs.items():
-            L.append(f"{c} cycles: {' '.join(map(str, v))}")
-    L.append("```")
-    L.append("")
-
-    L.append("## cdisp: clock_getres() by boot (ns)")
-    L.append("")
-    clocks = []
-    for b in boots:
-        for clock, _, _ in cd[b]:
-            if clock not in clocks:
-                clocks.append(clock)
-    res = {(b, clock): r for b in boots for clock, _, r in cd[b]}
-    L.append(md_table(["clock"] + [boot_label(b) for b in boots],
-                      [[c] + [res.get((b, c), "") for b in boots] for c in clocks]))
-    L.append("")
-    show = "patched-default" if "patched-default" in boots else boots[0]
-    L.append(f"The display of the {boot_label(show)} boot, as the seed showed it:")
-    L.append("")
-    L.append("```")
-    L += [ln[2:] for ln in guests[show][0].get("cdisp", [])
-          if re.match(r"^#\s+(Gettimeofday|CLOCK_)", ln)]
-    L.append("```")
-    L.append("")
-
-    for fn, title in (("host-vdso.md", "The vDSO on the host (native)"),
-                      ("ctxsw.md", f"Context switches ({EMULATED})")):
-        p = os.path.join(a.raw, fn)
-        if not os.path.exists(p):
-            continue
-        L.append(f"## {title}")
-        L.append("")
-        with open(p, encoding="utf-8") as f:
-            body = f.read().rstrip("\n").splitlines()
-        L += [re.sub(r"^(#+) ", r"#\1# ", ln) for ln in brief(body)]
-        L.append("")
-
+        run.plot(a.out)
     with open(os.path.join(a.out, "bench.md"), "w", encoding="utf-8") as f:
-        f.write("\n".join(L) + "\n")
+        f.write(run.markdown(a) + "\n")
 
 
 if __name__ == "__main__":

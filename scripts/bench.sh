@@ -54,6 +54,7 @@ work=$BUILD/bench
 mkdir -p "$work"
 rm -rf "$raw" && mkdir -p "$raw"
 t0=$SECONDS
+started=$(date -u '+%Y-%m-%d %H:%M')
 
 # The kernel arguments of a mode.
 append_of() {
@@ -149,5 +150,5 @@ cmd="make bench"
 python3 "$TOP/scripts/bench-report.py" --raw "$raw" --out "$res" \
 	--command "$cmd (N=$N SMP=$SMP MODES=\"$MODES\")" \
 	--qemu "$(qemu-system-x86_64 --version | head -n 1), TCG" \
-	--quick "$quick"
+	--quick "$quick" --date "$started"
 msg "bench: done in $((SECONDS - t0)) s: $res/bench.md"
