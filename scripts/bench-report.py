@@ -237,11 +237,25 @@ def text(*lines):
     return list(lines) + [""]
 
 
-def write_csv(path, header, rows):
+def write_csv(path, stamp, header, rows):
+    """A CSV file whose first lines, "# ...", say where it comes from."""
     with open(path, "w", newline="", encoding="utf-8") as f:
+        f.writelines(f"# {ln}\n" for ln in stamp)
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(rows)
+
+
+def stamp_csv(path, stamp):
+    """Put the stamp on a CSV file another script wrote, once."""
+    if not os.path.exists(path):
+        return
+    with open(path, encoding="utf-8") as f:
+        body = f.read()
+    if not body.startswith("# "):
+        with open(path, "w", encoding="utf-8") as f:
+            f.writelines(f"# {ln}\n" for ln in stamp)
+            f.write(body)
 
 
 class Run:
@@ -299,7 +313,17 @@ class Run:
     def args(self, b):
         return DESCR.get(b.split("-", 1)[1], "")
 
-    def write_csvs(self, out):
+    def stamp(self, a):
+        """Where the figures come from: the head of bench.md and of each CSV."""
+        kernels = sorted({self.state[b].get("kernel", "?") for b in self.boots})
+        date = a.date or datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M")
+        return [f"date: {date} UTC (the run's start)",
+                f"host: {host_cpu()}, {os.cpu_count()} cores, Linux {platform.release()}",
+                f"guest kernels: {', '.join(kernels)}",
+                f"QEMU: {a.qemu}; every guest figure is {EMULATED}",
+                f"command: {a.command}"]
+
+    def write_csvs(self, out, stamp):
         rows = []
         for col in self.cols:
             per_ns, costs, _ = self.dmt[col]
@@ -307,16 +331,18 @@ class Run:
                 ns = self.ns[(c, col)]
                 rows.append([col, c, per_ns, v[0], steady(v), fmt(ns, 1) if ns else "",
                              " ".join(map(str, v))])
-        write_csv(os.path.join(out, "dmt.csv"), ["where", "call", "units_per_ns", "first",
+        write_csv(os.path.join(out, "dmt.csv"), stamp, ["where", "call", "units_per_ns", "first",
                                                   "steady_min", "steady_ns", "all_costs"], rows)
         rows = [[b, self.args(b), call, *r] for (b, call), rs in self.tods.items() for r in rs]
         rows += [[b, self.args(b), f"syscall jitter={j}", *r]
                  for (b, j), rs in self.guard.items() for r in rs]
-        write_csv(os.path.join(out, "todscale.csv"),
+        write_csv(os.path.join(out, "todscale.csv"), stamp,
                   ["boot", "kernel_args", "call", "cpus", "wall_s", "wall_per_cpu_s"], rows)
         rows = [[b, *r] for b in self.boots for r in self.cdisp[b]]
-        write_csv(os.path.join(out, "cdisp.csv"), ["boot", "clock", "value", "resolution_ns"],
-                  rows)
+        write_csv(os.path.join(out, "cdisp.csv"), stamp,
+                  ["boot", "clock", "value", "resolution_ns"], rows)
+        for fn in ("vdso-host.csv", "ctxsw.csv"):
+            stamp_csv(os.path.join(out, fn), stamp)
 
     def plot(self, out):
         maxcpu = max((r[0] for rows in self.tods.values() for r in rows), default=1)
@@ -456,17 +482,12 @@ class Run:
             L.append("")
         return L
 
-    def markdown(self, a):
-        kernels = sorted({self.state[b].get("kernel", "?") for b in self.boots})
+    def markdown(self, a, stamp):
         L = text("# make bench results" + (" (BENCH_QUICK=1)" if a.quick == "1" else ""))
-        date = a.date or datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M")
-        L += text(f"- date: {date} UTC (the run's start)",
-                  f"- host: {host_cpu()}, {os.cpu_count()} cores, Linux {platform.release()}",
-                  f"- guest kernels: {', '.join(kernels)}",
-                  f"- QEMU: {a.qemu}; every guest figure is {EMULATED}: compare the rows of",
-                  "  one run, not the absolute values, and not with real hardware",
-                  f"- command: `{a.command}`",
-                  "- ratios: always between figures of this one run")
+        L += [f"- {ln}" for ln in stamp[:-1]]
+        L += text(f"- command: `{a.command}`",
+                  "- compare the rows of one run, not the absolute values, and not with",
+                  "  real hardware; every ratio is between figures of this one run")
         L += self.md_boots()
         for call in self.tcalls:
             L += self.md_todscale(call)
@@ -487,11 +508,12 @@ def main():
     a = ap.parse_args()
 
     run = Run(a.raw)
-    run.write_csvs(a.out)
+    stamp = run.stamp(a)
+    run.write_csvs(a.out, stamp)
     if not a.no_plots:
         run.plot(a.out)
     with open(os.path.join(a.out, "bench.md"), "w", encoding="utf-8") as f:
-        f.write(run.markdown(a) + "\n")
+        f.write(run.markdown(a, stamp) + "\n")
 
 
 if __name__ == "__main__":

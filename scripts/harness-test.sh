@@ -81,8 +81,10 @@ else
 	done
 	if [ -n "$missing" ]; then
 		record bench-report fail "bench.md lacks $missing"
-	elif [ "$(grep -c . "$tmp/bench-ok/todscale.csv")" != 7 ]; then
-		record bench-report fail "todscale.csv: $(grep -c . "$tmp/bench-ok/todscale.csv") lines, want 7"
+	elif [ "$(grep -vc '^#' "$tmp/bench-ok/todscale.csv")" != 7 ]; then
+		record bench-report fail "todscale.csv: $(grep -vc '^#' "$tmp/bench-ok/todscale.csv") rows, want 7"
+	elif ! grep -qx '# command: test' "$tmp/bench-ok/todscale.csv"; then
+		record bench-report fail "todscale.csv has no stamp"
 	else
 		record bench-report pass ""
 	fi
