@@ -71,8 +71,8 @@ def parse_state(lines):
 
 
 def parse_dmt(lines):
-    """(units per ns, {call: [cost...]}, {call: skip reason})"""
-    per_ns, costs, skipped = None, {}, {}
+    """(units per ns, {call: [cost...]}); a skipped call has no costs."""
+    per_ns, costs = None, {}
     for line in lines:
         m = re.match(r"^# (cycles|ns) per ns: ([0-9.]+)", line)
         if m:
@@ -81,11 +81,7 @@ def parse_dmt(lines):
         m = re.match(r"^# (.+) (cycles|ns): ([0-9 ]+)$", line)
         if m:
             costs[m.group(1)] = [int(x) for x in m.group(3).split()]
-            continue
-        m = re.match(r"^ok \d+ # SKIP ([^:]+): (.*)$", line)
-        if m:
-            skipped[m.group(1)] = m.group(2)
-    return per_ns, costs, skipped
+    return per_ns, costs
 
 
 def parse_todscale(lines):
@@ -291,7 +287,7 @@ class Run:
         self.calls = []
         self.ns = {}
         for col in self.cols:
-            per_ns, costs, _ = self.dmt[col]
+            per_ns, costs = self.dmt[col]
             for c, v in costs.items():
                 if c not in self.calls:
                     self.calls.append(c)
@@ -326,7 +322,7 @@ class Run:
     def write_csvs(self, out, stamp):
         rows = []
         for col in self.cols:
-            per_ns, costs, _ = self.dmt[col]
+            per_ns, costs = self.dmt[col]
             for c, v in costs.items():
                 ns = self.ns[(c, col)]
                 rows.append([col, c, per_ns, v[0], steady(v), fmt(ns, 1) if ns else "",
@@ -446,7 +442,7 @@ class Run:
                   "[dmt-ns.png](dmt-ns.png). The cycles of each call, as the seed printed them:")
         L.append("```")
         for col in self.cols:
-            per_ns, costs, _ = self.dmt[col]
+            per_ns, costs = self.dmt[col]
             L.append(f"# {col_label(col)}{'' if col == 'host' else ' (emulated)'}"
                      f", {fmt(per_ns or 0)} cycles per ns")
             L += [f"{c} cycles: {' '.join(map(str, v))}" for c, v in costs.items()]

@@ -93,11 +93,11 @@ if [ "${CHECK_BISECT:-1}" = 1 ] && [ "$n" -gt 0 ]; then
 		if ! { kconfig x86_make "$wt" "$obj" "$tmp/config.log" tinyconfig \
 			"$TOP/configs/x86_64-guest.config" "${series_frag[@]}" &&
 		       x86_make "$wt" "$obj" -s LOCALVERSION= -j"$JOBS" bzImage >"$tmp/build.log" 2>&1; }; then
-			grep -E 'error|warning' "$tmp/build.log" | head -n 10 | sed 's/^/      /'
+			show "$(grep -E 'error|warning' "$tmp/build.log")"
 			bad "patch $i ($(g log -1 --format=%s "$c")) does not build"
-		elif grep -q 'warning:' "$tmp/build.log"; then
-			grep 'warning:' "$tmp/build.log" | head -n 10 | sed 's/^/      /'
-			bad "patch $i adds compiler warnings"
+		else
+			w=$(grep 'warning:' "$tmp/build.log" || true)
+			[ -z "$w" ] || { show "$w"; bad "patch $i adds compiler warnings"; }
 		fi
 	done
 fi
@@ -121,7 +121,7 @@ if [ "${CHECK_IA64:-1}" = 1 ] && [ -n "$first_ia64" ]; then
 			printf '  [%d/%d] %s\n' "$i" "$n" "$(g log -1 --format=%s "$c")"
 			if ! { ia64_kconfig "$wt" "$obj" "$tmp/config.log" &&
 			       ia64_make "$wt" "$obj" -s -j"$JOBS" vmlinux >"$tmp/build.log" 2>&1; }; then
-				grep -E 'error|warning' "$tmp/build.log" | head -n 10 | sed 's/^/      /'
+				show "$(grep -E 'error|warning' "$tmp/build.log")"
 				bad "patch $i ($(g log -1 --format=%s "$c")) does not build for ia64"
 			else
 				w=$(touched_warnings "$tmp/build.log" "${touched[@]}" | grep ': warning: ' || true)
@@ -231,7 +231,7 @@ if [ "${CHECK_FULL:-1}" = 1 ]; then
 		if [ "$arch" = i386 ]; then export ARCH=i386; else unset ARCH; fi
 		if ! { kconfig x86_make "$full" "$obj" "$tmp/$name.config" $cfg "${frags[@]}" &&
 		       x86_make "$full" "$obj" -s LOCALVERSION= -j"$JOBS" all >"$tmp/$name.log" 2>&1; }; then
-			grep -E 'error|warning' "$tmp/$name.log" | head -n 10 | sed 's/^/      /'
+			show "$(grep -E 'error|warning' "$tmp/$name.log")"
 			bad "the $arch $cfg kernel does not build"
 			continue
 		fi
