@@ -4,11 +4,14 @@
 # to LOG (and to stdout with SHOW=1).  Exit status: QEMU's, or 124 when the
 # limit ran out.
 # Usage: boot.sh FLAVOUR LOG SMP LIMIT "KERNEL ARGS" [INITRD]
+# th.kernel=debug among the arguments boots the debug flavour's kernel with
+# FLAVOUR's initramfs.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=$1 log=$2 smp=$3 limit=$4 append=$5
 kernel=$(obj_dir "$flavour")/arch/x86/boot/bzImage
+[[ " $append " == *" th.kernel=debug "* ]] && kernel=$(obj_dir debug)/arch/x86/boot/bzImage
 initrd=${6:-$(out_dir "$flavour")/initramfs.cpio.gz}
 [ -f "$kernel" ] || die "no kernel $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Configure and build the x86_64 guest kernel of one flavour, incrementally.
-# Usage: build-kernel.sh patched|base
+# Usage: build-kernel.sh patched|base|debug
 #
 # The config is tinyconfig plus configs/x86_64-guest.config (every option
 # of which must survive olddefconfig) plus configs/x86_64-series.config
 # (options the series adds: absent on the base, so only reported).
-# KCONFIG_EXTRA names further fragments (for instance a debug boot's).
+# The debug flavour adds configs/x86_64-debug.config, every option of which
+# must survive too.  KCONFIG_EXTRA names further fragments.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +20,9 @@ mkdir -p "$obj" "$LOGS"
 
 frags=("$TOP/configs/x86_64-guest.config")
 [ -f "$TOP/configs/x86_64-series.config" ] && frags+=("$TOP/configs/x86_64-series.config")
-for f in ${KCONFIG_EXTRA:-}; do
+extra=${KCONFIG_EXTRA:-}
+[ "$flavour" = debug ] && extra="x86_64-debug.config $extra"
+for f in $extra; do
 	[ -f "$f" ] || f=$TOP/configs/$f
 	[ -f "$f" ] || die "KCONFIG_EXTRA: no fragment $f"
 	frags+=("$f")
@@ -28,6 +31,8 @@ done
 local_frag=$obj/th-release.frag
 if [ "$flavour" = patched ]; then
 	echo "CONFIG_LOCALVERSION=\"-$SERIES_NAME\"" >"$local_frag"
+elif [ "$flavour" = debug ]; then
+	echo "CONFIG_LOCALVERSION=\"-$SERIES_NAME-debug\"" >"$local_frag"
 else
 	echo 'CONFIG_LOCALVERSION="-base"' >"$local_frag"
 fi
@@ -63,7 +68,7 @@ check_frag() {
 }
 check_frag "$TOP/configs/x86_64-guest.config" 1
 [ -f "$TOP/configs/x86_64-series.config" ] && check_frag "$TOP/configs/x86_64-series.config" 0
-for f in ${KCONFIG_EXTRA:-}; do
+for f in $extra; do
 	[ -f "$f" ] || f=$TOP/configs/$f
 	check_frag "$f" 1
 done

@@ -25,12 +25,14 @@ warn() { printf 'warning: %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # flavour_src FLAVOUR: source tree of a kernel flavour.
-# "patched" is build/linux with the series; "base" is the unpatched base.
+# "patched" is build/linux with the series; "base" is the unpatched base;
+# "debug" is the patched tree with configs/x86_64-debug.config (lockdep,
+# UBSAN, KASAN), a kernel only: it boots the patched flavour's tests.
 flavour_src() {
 	case $1 in
-	patched) echo "$SRC" ;;
+	patched|debug) echo "$SRC" ;;
 	base) echo "$BASE_SRC" ;;
-	*) die "unknown flavour '$1' (patched or base)" ;;
+	*) die "unknown flavour '$1' (patched, base or debug)" ;;
 	esac
 }
 

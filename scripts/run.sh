@@ -7,7 +7,9 @@
 #                   (BOOTS="a b" to pick some), then the verdict
 #   run.sh boot     boot with RUN="prog args" (a static binary of yours),
 #                   APPEND and SMP; prints its output and exit status;
-#                   RUN_FILES="a b" are put beside the program
+#                   RUN_FILES="a b" are put beside the program;
+#                   BOOT_TAG=name keeps its files apart from another
+#                   make boot running at the same time
 # SERIES=none does any of them on the unpatched base.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -21,6 +23,11 @@ prepare() {
 	"$S/tree.sh" sync
 	[ "$flavour" = base ] && "$S/tree.sh" base-tree
 	"$S/build-kernel.sh" "$flavour"
+	# The boots of plan/boots that ask for it run on the debug kernel.
+	if [ "$flavour" = patched ] && [ "${1:-}" = test ] &&
+		"$S/plan.sh" boots ${BOOTS:-} | grep -q 'th\.kernel=debug'; then
+		"$S/build-kernel.sh" debug
+	fi
 	"$S/build-tests.sh" "$flavour"
 	"$S/initramfs.sh" "$flavour"
 	msg "ready in $((SECONDS - t0)) s: $(cat "$(obj_dir "$flavour")/include/config/kernel.release")"
@@ -45,7 +52,8 @@ cmd_run() {
 
 cmd_boot() {
 	[ -n "${RUN:-}" ] || die 'make boot needs RUN="path/to/static-program [args]"'
-	local prog args initrd udir log=$LOGS/boot.log rc=0
+	local tag=${BOOT_TAG:+-$BOOT_TAG}
+	local prog args initrd udir log=$LOGS/boot$tag.log rc=0
 	read -r prog args <<<"$RUN"
 	[ -f "$prog" ] || die "RUN: no program $prog"
 	readelf -l "$prog" 2>/dev/null | grep -q 'program interpreter' &&
@@ -53,7 +61,7 @@ cmd_boot() {
 	# BOOT_PREPARED=1: the caller ran "run.sh kernel" for this flavour.
 	[ "${BOOT_PREPARED:-0}" = 1 ] || prepare
 	# The guest's root with the program added, as links: no copy of it.
-	udir=$BUILD/user-root
+	udir=$BUILD/user-root$tag
 	rm -rf "$udir"
 	cp -al "$(out_dir "$flavour")/root" "$udir"
 	cp "$prog" "$udir/user/"
@@ -64,7 +72,7 @@ cmd_boot() {
 		cp "$f" "$udir/user/"
 	done
 	printf './%s %s\n' "$(basename "$prog")" "$args" >"$udir/user/cmd"
-	initrd=$BUILD/user-initramfs.cpio.gz
+	initrd=$BUILD/user-initramfs$tag.cpio.gz
 	pack "$udir" "$initrd"
 	msg "booting with ${APPEND:-no extra arguments}, -smp ${SMP:-2}: running $RUN"
 	# The program's output, live: the console between the guest's markers.
@@ -86,7 +94,7 @@ cmd_test() {
 	rm -rf "$RESULTS" && mkdir -p "$RESULTS"
 	msg "harness self-tests (host)"
 	"$S/harness-test.sh" "$RESULTS/harness.json"
-	prepare
+	prepare test
 	local plan name smp limit suites append i=0 n rc kunit log
 	plan=$("$S/plan.sh" boots ${BOOTS:-})
 	[ -n "$plan" ] || die "no boot of plan/boots matches BOOTS='${BOOTS:-}'"
@@ -107,6 +115,10 @@ cmd_test() {
 			--limit "$limit" --out "$RESULTS/boot-$name.json"
 		msg "[$i/$n] boot '$name' took $((SECONDS - b0)) s"
 	done <<<"$plan"
+	if [ "$flavour" = patched ]; then
+		msg "vdso-host: the series' vdso64.so on the host, between guard pages"
+		"$S/vdso-check.sh" "$RESULTS/vdso-host.json" || true
+	fi
 	if [ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ]; then
 		local b0=$SECONDS
 		msg "ia64: cross build and fastcall checks (make ia64; IA64=0 skips)"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make test's host step for the x86-64 vDSO of the series: scripts/vdso-bench.c
+# loads the patched vdso64.so next to a vvar area it fills, between
+# PROT_NONE guard pages, and checks every entry point's answers against the
+# host's clock, that they come from the vvar page, and that nothing but
+# the vvar page was touched (mincore) and no guard page faulted.  Only a
+# few calls: make vdso-bench is the one that times it.
+# Writes one JSON row per check to $1 (default build/results/vdso-host.json).
+# Usage: vdso-check.sh [RESULTS.json]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=${1:-$BUILD/results/vdso-host.json}
+dir=$BUILD/vdso-check
+log=$LOGS/vdso-check.md
+image=$(obj_dir patched)/arch/x86/entry/vdso/vdso64.so
+rows=()
+nfail=0
+record() { record_row vdso-host vdso-host "$1" "$2" "$3" build/logs/vdso-check.md; }
+finish() { (IFS=,; echo "[${rows[*]}]") >"$out"; }
+trap finish EXIT
+
+mkdir -p "$dir" "$LOGS" "$(dirname "$out")"
+[ -f "$image" ] || { record run fail "no $image: build the patched kernel first"; exit 0; }
+# A copy: a kernel build running meanwhile cannot change it under the program.
+cp "$image" "$dir/vdso64.so"
+if ! gcc -O2 -Wall -Wextra -Werror -o "$dir/vdso-bench" "$TOP/scripts/vdso-bench.c" 2>"$log"; then
+	record build fail "scripts/vdso-bench.c does not build"
+	exit 0
+fi
+rc=0
+"$dir/vdso-bench" -n 20000 -r 1 patched="$dir/vdso64.so" >"$log" 2>&1 || rc=$?
+
+# "- ok: WHAT = ..." and "- **FAIL**: WHAT = ..." are the checks; the name
+# is the text before " = " or ";", numbered, as some repeat.
+i=0
+while IFS= read -r line; do
+	i=$((i + 1))
+	st=pass
+	[[ $line == "- **FAIL**: "* ]] && st=fail
+	text=${line#*: }
+	name=$(printf '%02d %s' "$i" "$(sed -E 's/( = |; | \().*//' <<<"$text" | cut -c1-48)")
+	record "$name" "$st" "$text"
+done < <(grep -E '^- (ok|\*\*FAIL\*\*): ' "$log")
+[ "$i" -gt 0 ] || record run fail "vdso-bench reported no checks (exit $rc)"
+[ "$rc" -eq 0 ] || [ "$nfail" -gt 0 ] || record run fail "vdso-bench exited $rc with every check passed"
+msg "vdso-host: $i checks, $nfail failed; report $log"
