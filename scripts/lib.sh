@@ -86,6 +86,12 @@ print(json.dumps({"boot": b, "test": s + ":" + n, "status": st, "detail": d, "lo
 	fi
 }
 
+# build_vdso_bench OUT: scripts/vdso-bench.c built as OUT, warnings fatal
+# (make vdso-bench times with it, make test's vdso-check checks with it).
+build_vdso_bench() {
+	gcc -O2 -Wall -Wextra -Werror -o "$1" "$TOP/scripts/vdso-bench.c"
+}
+
 # bench_stamp TITLE COMMAND: the head of every bench table: what it is,
 # the host it ran on, the date, and the command that made it.
 bench_stamp() {

@@ -27,7 +27,7 @@ csv=$out/vdso-host.csv
 mkdir -p "$out"
 
 msg "vdso-bench: building $prog"
-gcc -O2 -Wall -Wextra -Werror -o "$prog" "$TOP/scripts/vdso-bench.c" ||
+build_vdso_bench "$prog" ||
 	die "vdso-bench: scripts/vdso-bench.c does not build"
 
 # image FLAVOUR [PATH]: the vdso64.so to time, PATH or the flavour's build.

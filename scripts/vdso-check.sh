@@ -25,7 +25,7 @@ mkdir -p "$dir" "$LOGS" "$(dirname "$out")"
 [ -f "$image" ] || { record run fail "no $image: build the patched kernel first"; exit 0; }
 # A copy: a kernel build running meanwhile cannot change it under the program.
 cp "$image" "$dir/vdso64.so"
-if ! gcc -O2 -Wall -Wextra -Werror -o "$dir/vdso-bench" "$TOP/scripts/vdso-bench.c" 2>"$log"; then
+if ! build_vdso_bench "$dir/vdso-bench" 2>"$log"; then
 	record build fail "scripts/vdso-bench.c does not build"
 	exit 0
 fi
