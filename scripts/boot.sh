@@ -5,13 +5,17 @@
 # limit ran out.
 # Usage: boot.sh FLAVOUR LOG SMP LIMIT "KERNEL ARGS" [INITRD]
 # th.kernel=debug among the arguments boots the debug flavour's kernel with
-# FLAVOUR's initramfs.
+# FLAVOUR's initramfs; th.nice=N runs QEMU at that nice value (make test
+# runs the guests of the latency tests at -10, so that the busy guests
+# beside them cannot delay their timers by milliseconds).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=$1 log=$2 smp=$3 limit=$4 append=$5
 kernel=$(obj_dir "$flavour")/arch/x86/boot/bzImage
 [[ " $append " == *" th.kernel=debug "* ]] && kernel=$(obj_dir debug)/arch/x86/boot/bzImage
+nice=0
+[[ " $append " =~ \ th\.nice=(-?[0-9]+)\  ]] && nice=${BASH_REMATCH[1]}
 initrd=${6:-$(out_dir "$flavour")/initramfs.cpio.gz}
 [ -f "$kernel" ] || die "no kernel $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
@@ -19,7 +23,7 @@ mkdir -p "$(dirname "$log")"
 
 # The e1000e NIC is there for its PTP hardware clock (/dev/ptp0), a
 # dynamic POSIX clock for the tests; its user-mode network is unused.
-qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -m 1024
+qemu=(nice -n "$nice" qemu-system-x86_64 -machine pc -accel tcg -cpu max -m 1024
       -smp "$smp" -display none -monitor none -serial stdio -no-reboot
       -nic user,model=e1000e
       -kernel "$kernel" -initrd "$initrd"

@@ -73,7 +73,13 @@ for f in $extra; do
 	check_frag "$f" 1
 done
 
-msg "kernel ($flavour): building bzImage (first build about 4 min on 2 cores; log $log)"
+# From scratch on this project's 2-core machine (2026-12-04): 401 s for
+# the patched and base kernels, 507 s for the debug kernel.
+case $flavour in
+debug) eta="about 9 min" ;;
+*) eta="about 7 min" ;;
+esac
+msg "kernel ($flavour): building bzImage (from scratch $eta on 2 cores, seconds when built; log $log)"
 start=$(date +%s)
 # LOCALVERSION= (set, empty) keeps setlocalversion from adding "+" for a
 # git tree that is not at a release tag.

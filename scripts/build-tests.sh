@@ -43,10 +43,15 @@ for c in $collections; do
 		emit_extended_tests >"$out/ksft/$c.extended.list"
 done
 
+# A guest program that includes parse_vdso.h is linked with the kernel's
+# vDSO parser (tools/testing/selftests/vDSO) of the same tree.
+vdso_dir=$src/tools/testing/selftests/vDSO
 mkdir -p "$out/guest"
 for f in "$TOP"/scripts/guest/*.c; do
 	b=$out/guest/$(basename "$f" .c)
 	[ "$b" -nt "$f" ] && [ "$b" -nt "$out/hdr/include/linux/version.h" ] && continue
-	run_logged "$log.guest" gcc -O2 -Wall -Werror -static $hdr -o "$b" "$f" ||
+	more=()
+	grep -q '^#include "parse_vdso.h"' "$f" && more=(-I"$vdso_dir" "$vdso_dir/parse_vdso.c")
+	run_logged "$log.guest" gcc -O2 -Wall -Werror -static $hdr -o "$b" "$f" "${more[@]}" ||
 		die "guest program $f failed to build"
 done

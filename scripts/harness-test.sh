@@ -47,6 +47,10 @@ if python3 "$TOP/scripts/results.py" summary "$tmp/fail.json" >"$tmp/sum" 2>&1; 
 	record verdict-fail fail "summary exited 0 on a failure"
 elif [ "$(tail -n 1 "$tmp/sum")" != "4 passed, 1 failed, 0 skipped" ]; then
 	record verdict-fail fail "last line: $(tail -n 1 "$tmp/sum")"
+elif ! grep -qxF '    | Nanosleep CLOCK_TAI FAILED' "$tmp/sum" ||
+     ! grep -qx "    log: .*/fail/*console.log" "$tmp/sum"; then
+	# Under the summary: the failed test's own line and its console log.
+	record verdict-fail fail "the summary does not show the failure's output and log"
 else
 	record verdict-fail pass ""
 fi

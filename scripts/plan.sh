@@ -15,11 +15,16 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-BOOTS=${PLAN_BOOTS:-plan/boots}
+# PLAN_BOOTS: one plan file or several (make test-full: plan/boots and
+# plan/boots-long), read in that order.
+BOOTS=()
+for f in ${PLAN_BOOTS:-plan/boots}; do
+	[[ $f == /* ]] || f=$TOP/$f
+	[ -f "$f" ] || die "no plan $f"
+	BOOTS+=("$f")
+done
 TESTS=${PLAN_TESTS:-plan/tests}
-[[ $BOOTS == /* ]] || BOOTS=$TOP/$BOOTS
 [[ $TESTS == /* ]] || TESTS=$TOP/$TESTS
-[ -f "$BOOTS" ] || die "no plan $BOOTS"
 DEFAULT_TIMEOUT=300
 
 # Boot lines, comments and blanks dropped; "-" means no extra arguments.
@@ -34,7 +39,7 @@ boots() {
 		[[ $smp =~ ^[0-9]+$ && $limit =~ ^[0-9]+$ ]] ||
 			die "plan/boots: boot '$name': smp and limit must be numbers"
 		printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$smp" "$limit" "$suites" "$append"
-	done <"$BOOTS"
+	done < <(cat "${BOOTS[@]}")
 }
 
 # test_settings ID: "timeout<TAB>args" for collection:test ID.

@@ -76,17 +76,20 @@ def parse_kunit(lines):
                   if l.strip().startswith(('KTAP version', 'TAP version'))
                   and not l.startswith(' ')), None)
     if start is None:
-        return [('kunit:ktap', 'fail', 'no KUnit KTAP on the console')]
+        return [('kunit:ktap', 'fail', 'no KUnit KTAP on the console', [])]
     suites_planned = None
     suite, planned, seen, suites_seen = None, None, 0, 0
 
     def close_suite():
         if suite and planned is not None and seen < planned:
             results.append((f'kunit:{suite}', 'fail',
-                            f'{planned - seen} of {planned} cases never reported'))
+                            f'{planned - seen} of {planned} cases never reported', []))
 
+    diag = []
     for l in ktap[start + 1:]:
         indent = len(l) - len(l.lstrip(' '))
+        if l.strip().startswith('# ') and not KTAP_SUBTEST.match(l):
+            diag.append(l.strip()[2:])
         m = KTAP_PLAN.match(l)
         if m:
             if indent == 0 and suites_planned is None:
@@ -110,28 +113,53 @@ def parse_kunit(lines):
                 status = 'skip'
             else:
                 status = 'pass' if ok else 'fail'
-            results.append((f'kunit:{suite}.{name}', status, directive))
+            results.append((f'kunit:{suite}.{name}', status, directive,
+                            telling_lines(diag) if status == 'fail' else []))
+            diag = []
         elif depth == 0:
             suites_seen += 1
             close_suite()
             if not ok and not any(r[0].startswith(f'kunit:{name}.') and r[1] == 'fail'
                                   for r in results):
-                results.append((f'kunit:{name}', 'fail', 'suite failed'))
+                results.append((f'kunit:{name}', 'fail', 'suite failed', []))
             suite, planned = None, None
     if suite:
-        results.append((f'kunit:{suite}', 'fail', 'suite never finished (log truncated)'))
+        results.append((f'kunit:{suite}', 'fail', 'suite never finished (log truncated)', []))
     if suites_planned is not None and suites_seen < suites_planned:
         results.append(('kunit:ktap', 'fail',
-                        f'{suites_planned - suites_seen} of {suites_planned} suites never reported'))
+                        f'{suites_planned - suites_seen} of {suites_planned} suites never reported', []))
     return results
 
 
+TAP_START = re.compile(r'^# selftests: (\S+): (\S+)')
+# The lines of a test's output that say what went wrong.
+TELLING = re.compile(r'not ok|fail|error|bail|abort|assert|mismatch|\bbad\b|unexpected',
+                     re.IGNORECASE)
+OUTPUT_LINES = 12
+
+
+def telling_lines(out):
+    """What to show of a failed test's output: the lines that say what went
+    wrong (the last OUTPUT_LINES of them), else its last lines."""
+    out = [l for l in out if l.strip()]
+    told = [l for l in out if TELLING.search(l)]
+    return (told or out)[-OUTPUT_LINES:]
+
+
 def parse_selftests(lines, expected):
-    """Results of the guest's kselftest TAP; every expected test must report."""
-    got = {}
+    """Results of the guest's kselftest TAP; every expected test must report.
+    A result is (id, status, detail, output): output is the test's own
+    lines for a failure, the place to look first."""
+    got, out, current = {}, [], None
     for l in lines:
+        m = TAP_START.match(l)
+        if m:
+            current, out = f'{m.group(1)}:{m.group(2)}', []
+            continue
         m = TAP_RESULT.match(l)
         if not m:
+            if current and l.startswith('# '):
+                out.append(l[2:])
             continue
         tid = f'{m.group(3)}:{m.group(4)}'
         directive = (m.group(5) or '').strip()
@@ -139,25 +167,30 @@ def parse_selftests(lines, expected):
             status = 'skip' if directive.upper().startswith('SKIP') else 'pass'
         else:
             status = 'fail'
-        got[tid] = (status, directive)
+        got[tid] = (status, directive, telling_lines(out) if status == 'fail' else [])
+        current, out = None, []
     results = []
     for tid in expected:
         if tid in got:
             results.append((tid, *got[tid]))
+        elif tid == current:
+            results.append((tid, 'fail', 'never reported (the boot ended first)',
+                            telling_lines(out)))
         else:
-            results.append((tid, 'fail', 'never reported (the boot ended first)'))
+            results.append((tid, 'fail', 'never reported (the boot ended first)', []))
     for tid in got:
         if tid not in expected:
-            results.append((tid, 'fail', 'reported but not in the plan'))
+            results.append((tid, 'fail', 'reported but not in the plan', []))
     return results
 
 
 def boot_result(lines, name, qemu_status, limit):
-    problems = []
+    problems, output = [], []
     for i, l in enumerate(lines, 1):
         m = KERNEL_BAD.match(l)
         if m:
             problems.append(f'kernel report at line {i}: {TIMESTAMP.sub("", l).strip()[:100]}')
+            output = [TIMESTAMP.sub('', x) for x in lines[i - 1:i - 1 + OUTPUT_LINES]]
             break
     done = any(l.startswith('TH-DONE') for l in lines)
     if qemu_status == QEMU_TIMEOUT:
@@ -167,8 +200,10 @@ def boot_result(lines, name, qemu_status, limit):
     elif qemu_status not in (0, None):
         problems.append(f'QEMU exited with status {qemu_status}')
     if problems:
-        return (f'boot:{name}', 'fail', '; '.join(problems))
-    return (f'boot:{name}', 'pass', '')
+        if not output:
+            output = [TIMESTAMP.sub('', x) for x in lines if x.strip()][-OUTPUT_LINES:]
+        return (f'boot:{name}', 'fail', '; '.join(problems), output)
+    return (f'boot:{name}', 'pass', '', [])
 
 
 def cmd_boot(a):
@@ -186,12 +221,15 @@ def cmd_boot(a):
 
     known = load_known(a.known)
     out = []
-    for tid, status, detail in results:
+    for tid, status, detail, output in results:
         reason = known_reason(known, tid, a.boot)
         if reason and status == 'fail':
             status, detail = 'skip', f'known failure under TCG: {reason} ({detail})'
-        out.append({'boot': a.boot, 'test': tid, 'status': status,
-                    'detail': detail, 'log': a.log})
+        r = {'boot': a.boot, 'test': tid, 'status': status,
+             'detail': detail, 'log': a.log}
+        if status == 'fail' and output:
+            r['output'] = output
+        out.append(r)
     with open(a.out, 'w') as f:
         json.dump(out, f, indent=1)
     counts = {s: sum(r['status'] == s for r in out) for s in ('pass', 'fail', 'skip')}
@@ -200,6 +238,8 @@ def cmd_boot(a):
     for r in out:
         if r['status'] == 'fail':
             print(f'    FAIL {r["test"]}: {r["detail"]}  [log: {r["log"]}]')
+            for line in r.get('output', [])[-4:]:
+                print(f'      | {line[:160]}')
         elif r['status'] == 'skip' and r['detail']:
             print(f'    skip {r["test"]}: {r["detail"]}')
     return 0
@@ -224,9 +264,11 @@ def cmd_summary(a):
         print(f'{s:<20} {t["pass"]:>7} {t["fail"]:>7} {t["skip"]:>8}')
     fails = [r for r in rows if r['status'] == 'fail']
     if fails:
-        print('\nfailed:')
+        print('\nfailed (with what each said; the whole console is the log named):')
         for r in fails:
-            print(f'  {r["boot"]}: {r["test"]}: {r["detail"]}  [log: {r["log"]}]')
+            print(f'  {r["boot"]}: {r["test"]}: {r["detail"]}\n    log: {r["log"]}')
+            for line in r.get('output', []):
+                print(f'    | {line[:160]}')
     total = {s: sum(t[s] for t in suites.values()) for s in ('pass', 'fail', 'skip')}
     if not rows:
         print('no results: nothing ran')

@@ -23,11 +23,6 @@ prepare() {
 	"$S/tree.sh" sync
 	[ "$flavour" = base ] && "$S/tree.sh" base-tree
 	"$S/build-kernel.sh" "$flavour"
-	# The boots of plan/boots that ask for it run on the debug kernel.
-	if [ "$flavour" = patched ] && [ "${1:-}" = test ] &&
-		"$S/plan.sh" boots ${BOOTS:-} | grep -q 'th\.kernel=debug'; then
-		"$S/build-kernel.sh" debug
-	fi
 	"$S/build-tests.sh" "$flavour"
 	"$S/initramfs.sh" "$flavour"
 	msg "ready in $((SECONDS - t0)) s: $(cat "$(obj_dir "$flavour")/include/config/kernel.release")"
@@ -40,7 +35,7 @@ cmd_run() {
 	prepare
 	local log=$LOGS/run.log smp=${SMP:-2} rc=0
 	msg "booting: QEMU TCG, -smp $smp (log $log)"
-	"$S/boot.sh" "$flavour" "$log" "$smp" "${LIMIT:-120}" "quiet th.mode=run ${APPEND:-}" || rc=$?
+	"$S/boot.sh" "$flavour" "$log" "$smp" "${LIMIT:-120}" "quiet kunit.enable=0 th.mode=run ${APPEND:-}" || rc=$?
 	echo
 	between TH-CLOCKS TH-DONE "$log"
 	echo
@@ -89,46 +84,149 @@ cmd_boot() {
 	exit "$urc"
 }
 
+# make test's background work, one step at a time at idle priority
+# (SCHED_IDLE): it takes only the CPU time the guests leave, and a guest
+# that wakes preempts it at once, so that no timer test sees it.  Each
+# step writes build/results/STEP.json; its output is build/logs/test-STEP.log.
+#   debug    the debug kernel, for the boots with th.kernel=debug
+#   ia64     make ia64: the IA64 cross build and fastcall checks
+#   harness  the harness's own host-side tests
+bg_step() {
+	local step=$1 log=$LOGS/test-$1.log
+	case $step in
+	debug)
+		chrt --idle 0 "$S/build-kernel.sh" debug >"$log" 2>&1 && return 0
+		fail_row build:debug-kernel "the debug kernel did not build" "$log" \
+			>"$RESULTS/debug.json"
+		return 1 ;;
+	ia64)
+		chrt --idle 0 "$S/ia64.sh" "$RESULTS/ia64.json" >"$log" 2>&1 || true
+		[ -s "$RESULTS/ia64.json" ] ||
+			fail_row ia64:run "scripts/ia64.sh stopped before its results" "$log" \
+				>"$RESULTS/ia64.json" ;;
+	harness)
+		chrt --idle 0 "$S/harness-test.sh" "$RESULTS/harness.json" >"$log" 2>&1 || true
+		[ -s "$RESULTS/harness.json" ] ||
+			fail_row harness:run "scripts/harness-test.sh stopped before its results" "$log" \
+				>"$RESULTS/harness.json" ;;
+	esac
+}
+
+# fail_row TEST DETAIL LOG: a results file of one failure.
+fail_row() {
+	python3 -c 'import json, sys
+t, d, l = sys.argv[1:4]
+print(json.dumps([{"boot": t.split(":")[0], "test": t, "status": "fail", "detail": d, "log": l}]))' "$@"
+}
+
+# boot_one NAME SMP LIMIT SUITES APPEND: one boot of the plan, judged into
+# build/results/boot-NAME.json; what it says is in build/results/boot-NAME.out.
+boot_one() {
+	local name=$1 smp=$2 limit=$3 suites=$4 append=$5 rc=0 kunit= b0=$SECONDS
+	local log=$LOGS/boot-$name.log
+	# The built-in KUnit suites run only where the boot's verdict reads them.
+	if [[ ,$suites, == *,kunit,* ]]; then
+		kunit=--kunit
+	else
+		append="kunit.enable=0 $append"
+	fi
+	"$S/boot.sh" "$flavour" "$log" "$smp" "$limit" \
+		"th.mode=test th.boot=$name $append" || rc=$?
+	python3 "$S/results.py" boot --log "$log" --boot "$name" \
+		--list "$(out_dir "$flavour")/root/plan/$name" $kunit \
+		--known "$TOP/plan/known-failures" --qemu-status "$rc" \
+		--limit "$limit" --out "$RESULTS/boot-$name.json"
+	echo "    (boot '$name' took $((SECONDS - b0)) s; console: $log)"
+}
+
+# make test: the patched kernel first, with both cores; then the boots of
+# the plan, TEST_JOBS (default 3) guests at a time in the plan's order,
+# while the background steps run at idle priority.  The guests of the
+# timers tests mostly sleep, so three share the host's 2 cores with little
+# loss and the background builds fill what they leave.  A boot with
+# th.kernel=debug starts once the debug kernel is built.
 cmd_test() {
 	local t0=$SECONDS
 	rm -rf "$RESULTS" && mkdir -p "$RESULTS"
-	msg "harness self-tests (host)"
-	"$S/harness-test.sh" "$RESULTS/harness.json"
-	prepare test
-	local plan name smp limit suites append i=0 n rc kunit log
+	prepare
+	local plan n par=${TEST_JOBS:-3} debug=none
 	plan=$("$S/plan.sh" boots ${BOOTS:-})
 	[ -n "$plan" ] || die "no boot of plan/boots matches BOOTS='${BOOTS:-}'"
 	n=$(printf '%s\n' "$plan" | wc -l)
-	while IFS=$'\t' read -r name smp limit suites append; do
-		i=$((i + 1))
-		log=$LOGS/boot-$name.log
-		msg "[$i/$n] boot '$name': -smp $smp, '${append}', suites $suites (limit ${limit} s)"
-		local b0=$SECONDS
-		rc=0
-		"$S/boot.sh" "$flavour" "$log" "$smp" "$limit" \
-			"th.mode=test th.boot=$name $append" || rc=$?
-		kunit=
-		[[ ,$suites, == *,kunit,* ]] && kunit=--kunit
-		python3 "$S/results.py" boot --log "$log" --boot "$name" \
-			--list "$(out_dir "$flavour")/root/plan/$name" $kunit \
-			--known "$TOP/plan/known-failures" --qemu-status "$rc" \
-			--limit "$limit" --out "$RESULTS/boot-$name.json"
-		msg "[$i/$n] boot '$name' took $((SECONDS - b0)) s"
-	done <<<"$plan"
+	[[ $par =~ ^[1-9][0-9]*$ ]] || die "TEST_JOBS='$par': a number of guests, 1 or more"
+
+	local bg=()
+	if [ "$flavour" = patched ] && grep -q 'th\.kernel=debug' <<<"$plan"; then
+		bg+=(debug)
+		debug=pending
+	fi
+	[ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ] && bg+=(ia64)
+	bg+=(harness)
+	msg "make test: $n boot(s), $par at a time; at idle priority meanwhile: ${bg[*]} (logs build/logs/test-*.log)"
+
+	local -A jobs=()	# pid -> "boot NAME" or "bg STEP"
+	local queue=() rest=() line name smp limit suites append pid st what i=0 nboot=0
+	mapfile -t queue <<<"$plan"
+	bg_next() {
+		[ ${#bg[@]} -gt 0 ] || return 0
+		bg_step "${bg[0]}" &
+		jobs[$!]="bg ${bg[0]}"
+		msg "background: ${bg[0]} started"
+		bg=("${bg[@]:1}")
+	}
+	bg_next
+	while [ ${#queue[@]} -gt 0 ] || [ ${#jobs[@]} -gt 0 ]; do
+		rest=()
+		for line in "${queue[@]}"; do
+			IFS=$'\t' read -r name smp limit suites append <<<"$line"
+			if [[ " $append " == *" th.kernel=debug "* && $debug != ready ]]; then
+				if [ "$debug" = failed ]; then
+					i=$((i + 1))
+					fail_row "boot:$name" "not booted: the debug kernel did not build" \
+						"$LOGS/test-debug.log" >"$RESULTS/boot-$name.json"
+					msg "[$i/$n] boot '$name': not booted, the debug kernel did not build"
+					continue
+				fi
+				rest+=("$line")
+			elif [ "$nboot" -lt "$par" ]; then
+				i=$((i + 1))
+				msg "[$i/$n] boot '$name' started: -smp $smp, '${append}', suites $suites (limit ${limit} s)"
+				boot_one "$name" "$smp" "$limit" "$suites" "$append" >"$RESULTS/boot-$name.out" 2>&1 &
+				jobs[$!]="boot $name"
+				nboot=$((nboot + 1))
+			else
+				rest+=("$line")
+			fi
+		done
+		queue=("${rest[@]}")
+		[ ${#jobs[@]} -gt 0 ] || die "make test: boots wait for a debug kernel that nothing builds"
+		sleep 2
+		for pid in "${!jobs[@]}"; do
+			kill -0 "$pid" 2>/dev/null && continue
+			wait "$pid" && st=0 || st=$?
+			what=${jobs[$pid]}
+			unset "jobs[$pid]"
+			case $what in
+			boot\ *)
+				nboot=$((nboot - 1))
+				msg "boot '${what#boot }' done at $((SECONDS - t0)) s:"
+				cat "$RESULTS/boot-${what#boot }.out" ;;
+			bg\ *)
+				msg "background: ${what#bg } done at $((SECONDS - t0)) s$([ "$st" = 0 ] || echo ", failed"): build/logs/test-${what#bg }.log"
+				grep -E '^  (FAIL|ok) ' "$LOGS/test-${what#bg }.log" | grep FAIL || true
+				if [ "$what" = "bg debug" ]; then
+					[ "$st" = 0 ] && debug=ready || debug=failed
+				fi
+				bg_next ;;
+			esac
+		done
+	done
+	echo
+	msg "make test: $(cat "$(obj_dir "$flavour")/include/config/kernel.release"), $n boot(s), $((SECONDS - t0)) s; logs in $LOGS"
 	if [ "$flavour" = patched ]; then
 		msg "vdso-host: the series' vdso64.so on the host, between guard pages"
 		"$S/vdso-check.sh" "$RESULTS/vdso-host.json" || true
 	fi
-	if [ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ]; then
-		local b0=$SECONDS
-		msg "ia64: cross build and fastcall checks (make ia64; IA64=0 skips)"
-		"$S/ia64.sh" "$RESULTS/ia64.json" || true
-		[ -s "$RESULTS/ia64.json" ] ||
-			echo '[{"boot": "ia64", "test": "ia64:run", "status": "fail", "detail": "scripts/ia64.sh stopped before its results", "log": "build/logs/ia64-build.log"}]' >"$RESULTS/ia64.json"
-		msg "ia64 took $((SECONDS - b0)) s"
-	fi
-	echo
-	msg "make test: $(cat "$(obj_dir "$flavour")/include/config/kernel.release"), $n boot(s), $((SECONDS - t0)) s; logs in $LOGS"
 	python3 "$S/results.py" summary "$RESULTS"/*.json
 }
 
