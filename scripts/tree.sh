@@ -37,7 +37,7 @@ make_base() {
 	mv "$tmp" "$SRC"
 	rm -rf "$BUILD/unpack"
 	ver=$(base_version "$SRC")
-	msg "base: committing Linux $ver as the base commit (about 40 s)"
+	msg "base: committing Linux $ver as the base commit (about 50 s)"
 	g init -q -b main
 	g config gc.auto 0
 	g config core.abbrev 12
