@@ -245,8 +245,9 @@ static void show_clock(clockid_t id, const char *name)
 			bad++;
 		}
 	}
-	printf("%26s  %20.9f  %.9f  %s\n", name, ts.tv_sec + ts.tv_nsec / 1e9,
-	       res.tv_sec + res.tv_nsec / 1e9, nsbuf);
+	/* Integers: a double would round the nanoseconds of the epoch. */
+	printf("%26s  %10lld.%09ld  %lld.%09ld  %s\n", name, (long long)ts.tv_sec,
+	       ts.tv_nsec, (long long)res.tv_sec, res.tv_nsec, nsbuf);
 }
 
 static int64_t now_ns(void)
