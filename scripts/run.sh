@@ -3,8 +3,10 @@
 # The user-facing flows.
 #   run.sh kernel   tree, kernel, tests, initramfs for the chosen flavour
 #   run.sh run      ...then boot once and show the clocks (SMP, APPEND)
-#   run.sh test     harness self-tests, then every boot of plan/boots
-#                   (BOOTS="a b" to pick some), then the verdict
+#   run.sh test     ...then every boot of plan/boots (BOOTS="a b" to
+#                   pick some), TEST_JOBS at a time, with the debug
+#                   kernel, make ia64 (IA64=0 leaves it out) and the
+#                   harness self-tests beside them; then the verdict
 #   run.sh boot     boot with RUN="prog args" (a static binary of yours),
 #                   APPEND and SMP; prints its output and exit status;
 #                   RUN_FILES="a b" are put beside the program;
