@@ -61,7 +61,7 @@ for f in "${touched[@]}"; do
 done
 for o in "${objs[@]}"; do rm -f "$obj/$o"; done
 
-msg "ia64: building vmlinux (about 7 min from scratch on 2 cores; log $log)"
+msg "ia64: building vmlinux (about 5 min from scratch on 2 cores; log $log)"
 start=$(date +%s)
 if run_logged "$log" ia64_make "$SRC" "$obj" -j"$JOBS" vmlinux; then
 	record vmlinux pass "built in $(( $(date +%s) - start )) s" "$log"
