@@ -154,7 +154,9 @@ boot_one() {
 # timers tests mostly sleep, so four share the host's 2 cores with little
 # loss and the background builds fill what they leave: 554 s for a run
 # that took 32 min one boot after another.  A boot with
-# th.kernel=debug starts once the debug kernel is built.
+# th.kernel=debug starts once the debug kernel is built, and one with
+# th.alone when no other guest runs (the background builds, at idle
+# priority, go on).
 cmd_test() {
 	local t0=$SECONDS
 	rm -rf "$RESULTS" && mkdir -p "$RESULTS"
@@ -175,7 +177,7 @@ cmd_test() {
 	msg "make test: $n boot(s), $par at a time; at idle priority meanwhile: ${bg[*]} (logs build/logs/test-*.log)"
 
 	local -A jobs=()	# pid -> "boot NAME" or "bg STEP"
-	local queue=() rest=() line name smp limit suites append pid st what i=0 nboot=0
+	local queue=() rest=() line name smp limit suites append pid st what i=0 nboot=0 alone=0
 	mapfile -t queue <<<"$plan"
 	# Background jobs ignore the terminal's ^C: stop them with make test.
 	trap 'for pid in "${!jobs[@]}"; do kill_tree "$pid"; done; die "make test: interrupted"' INT TERM
@@ -200,7 +202,10 @@ cmd_test() {
 					continue
 				fi
 				rest+=("$line")
-			elif [ "$nboot" -lt "$par" ]; then
+			elif [[ " $append " == *" th.alone "* ]] && [ "$nboot" -gt 0 ]; then
+				rest+=("$line")	# th.alone: when no other guest runs
+			elif [ "$nboot" -lt "$par" ] && [ "$alone" = 0 ]; then
+				[[ " $append " == *" th.alone "* ]] && alone=1
 				i=$((i + 1))
 				msg "[$i/$n] boot '$name' started: -smp $smp, '${append}', suites $suites (limit ${limit} s)"
 				boot_one "$name" "$smp" "$limit" "$suites" "$append" >"$RESULTS/boot-$name.out" 2>&1 &
@@ -221,6 +226,7 @@ cmd_test() {
 			case $what in
 			boot\ *)
 				nboot=$((nboot - 1))
+				alone=0
 				msg "boot '${what#boot }' done at $((SECONDS - t0)) s:"
 				cat "$RESULTS/boot-${what#boot }.out" ;;
 			bg\ *)
