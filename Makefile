@@ -10,7 +10,7 @@ all: help
 
 help:
 	@echo "make run           build the patched kernel, boot it, show its clocks"
-	@echo "make test          every suite over every boot of plan/boots, 4 guests at a time (TEST_JOBS=N)"
+	@echo "make test          every suite over every boot of plan/boots, 3 guests at a time (TEST_JOBS=N)"
 	@echo "make test-full     make test and make test-long in one run: everything the harness runs"
 	@echo "make test-long     the boots of plan/boots-long (tests of 10-20 min each)"
 	@echo "make boot RUN=prog [APPEND=...] [SMP=N]   boot with your own program"

@@ -149,11 +149,13 @@ boot_one() {
 }
 
 # make test: the patched kernel first, with both cores; then the boots of
-# the plan, TEST_JOBS (default 4) guests at a time in the plan's order,
+# the plan, TEST_JOBS (default 3) guests at a time in the plan's order,
 # while the background steps run at idle priority.  The guests of the
-# timers tests mostly sleep, so four share the host's 2 cores with little
-# loss and the background builds fill what they leave: 554 s for a run
-# that took 32 min one boot after another.  A boot with
+# timers tests mostly sleep, so three share the host's 2 cores with little
+# loss and the background builds fill what they leave.  Four took 554 s
+# for a run that took 32 min one boot after another, but tod-stress's
+# restore check (one sample of the REALTIME offset, to 1 ms) failed once
+# among them.  A boot with
 # th.kernel=debug starts once the debug kernel is built, and one with
 # th.alone when no other guest runs (the background builds, at idle
 # priority, go on).
@@ -161,7 +163,7 @@ cmd_test() {
 	local t0=$SECONDS
 	rm -rf "$RESULTS" && mkdir -p "$RESULTS"
 	prepare
-	local plan n par=${TEST_JOBS:-4} debug=none
+	local plan n par=${TEST_JOBS:-3} debug=none
 	plan=$("$S/plan.sh" boots ${BOOTS:-})
 	[ -n "$plan" ] || die "no boot of plan/boots matches BOOTS='${BOOTS:-}'"
 	n=$(printf '%s\n' "$plan" | wc -l)
