@@ -142,7 +142,8 @@ def telling_lines(out):
     """What to show of a failed test's output: the lines that say what went
     wrong (the last OUTPUT_LINES of them), else its last lines."""
     out = [l for l in out if l.strip()]
-    told = [l for l in out if TELLING.search(l)]
+    # A passed sub-test's "ok ..., 0 failed" says nothing went wrong.
+    told = [l for l in out if TELLING.search(l) and not re.match(r'(# )?ok ', l)]
     return (told or out)[-OUTPUT_LINES:]
 
 
