@@ -101,16 +101,13 @@ bg_step() {
 		fail_row build:debug-kernel "the debug kernel did not build" "$log" \
 			>"$RESULTS/debug.json"
 		return 1 ;;
-	ia64)
-		chrt --idle 0 "$S/ia64.sh" "$RESULTS/ia64.json" >"$log" 2>&1 || true
-		[ -s "$RESULTS/ia64.json" ] ||
-			fail_row ia64:run "scripts/ia64.sh stopped before its results" "$log" \
-				>"$RESULTS/ia64.json" ;;
-	harness)
-		chrt --idle 0 "$S/harness-test.sh" "$RESULTS/harness.json" >"$log" 2>&1 || true
-		[ -s "$RESULTS/harness.json" ] ||
-			fail_row harness:run "scripts/harness-test.sh stopped before its results" "$log" \
-				>"$RESULTS/harness.json" ;;
+	ia64|harness)
+		local script=ia64.sh
+		[ "$step" = harness ] && script=harness-test.sh
+		chrt --idle 0 "$S/$script" "$RESULTS/$step.json" >"$log" 2>&1 || true
+		[ -s "$RESULTS/$step.json" ] ||
+			fail_row "$step:run" "scripts/$script stopped before its results" "$log" \
+				>"$RESULTS/$step.json" ;;
 	esac
 }
 
