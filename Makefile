@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all run test test-full test-long boot tree export series-check check deps kernel harness-test bench vdso-bench ctxsw-bench ia64 clean distclean help
+.PHONY: all run test test-full test-long boot tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 clean distclean help
 
 all: help
 
@@ -18,6 +18,7 @@ help:
 	@echo "make check         checkpatch, apply, bisect-build the series"
 	@echo "make bench         every figure, guest and host, patched and base, into results/ (BENCH_QUICK=1: a few minutes)"
 	@echo "make vdso-bench    time the base and patched vdso64.so on the host (build/bench/vdso-host.md)"
+	@echo "make guard-bench   the interpolator's read path on the host's cores, guard off/on/lagging (build/bench/guard-host.md)"
 	@echo "make ctxsw-bench   context switches in the guest, sched_clock stable vs not (build/bench/ctxsw.md)"
 	@echo "make ia64          cross-build the series for IA64 and check the fastcalls (no emulator)"
 	@echo "SERIES=none        do any of run/test/boot on the unpatched base"
@@ -63,6 +64,9 @@ bench: deps
 
 vdso-bench: deps
 	@$(S)/vdso-bench.sh
+
+guard-bench: deps
+	@$(S)/guard-bench.sh
 
 ctxsw-bench: deps
 	@$(S)/bench-ctxsw.sh

@@ -21,7 +21,8 @@
 #   base hpet          unpatched 6.1, clocksource=hpet
 # The programs are built once, static, from the series' tree, so that both
 # kernels run the same binaries.  On the host: dmt against the host's
-# kernel, the native vDSO benchmark (scripts/vdso-bench.sh) and, unless
+# kernel, the native vDSO benchmark (scripts/vdso-bench.sh), the guard's
+# read path on the host's cores (scripts/guard-bench.sh) and, unless
 # BENCH_QUICK=1, context switches (scripts/bench-ctxsw.sh).
 #
 # A figure never fails the run; a program that fails its own sanity checks
@@ -134,6 +135,15 @@ else
 fi || die "bench: vdso-bench failed; see $work/vdso-bench.log"
 cp "$work/vdso-host.md" "$raw/host-vdso.md"
 cp "$work/vdso-host.csv" "$res/vdso-host.csv"
+
+msg "bench: host: the interpolator's read path natively (scripts/guard-bench.sh)"
+if [ "$quick" = 1 ]; then
+	ROUNDS=3 MS=10 "$TOP/scripts/guard-bench.sh" >"$work/guard-bench.log" 2>&1
+else
+	ROUNDS=9 MS=30 "$TOP/scripts/guard-bench.sh" >"$work/guard-bench.log" 2>&1
+fi || die "bench: guard-bench failed; see $work/guard-bench.log"
+cp "$work/guard-host.md" "$raw/host-guard.md"
+cp "$work/guard-host.csv" "$res/guard-host.csv"
 
 rm -f "$res/ctxsw.csv"
 if [ "$quick" != 1 ]; then

@@ -80,6 +80,8 @@ b, s, n, st, d, l = sys.argv[1:7]
 print(json.dumps({"boot": b, "test": s + ":" + n, "status": st, "detail": d, "log": l}))' "$@")")
 	if [ "$4" = pass ]; then
 		echo "  ok    $2:$3"
+	elif [ "$4" = skip ]; then
+		echo "  skip  $2:$3: $5"
 	else
 		echo "  FAIL  $2:$3: $5"
 		nfail=$((nfail + 1))
@@ -167,4 +169,33 @@ for line in open(log, errors='replace'):
             seen.append(f'{f}: {m.group(2).lower()}: {m.group(3)}')
 print('\n'.join(sorted(seen)))
 PY
+}
+
+# build_guard_bench OUT [TREE]: scripts/guard-bench.c built as OUT around
+# TREE's (default the patched tree's) kernel/time/time_interpolator.c and
+# the headers of the series it includes.  Every other <linux/...> or
+# <asm/...> header those include is made to be scripts/guard-bench-shim.h.
+# The TSC read is RDTSCP where the CPU has it, as the kernel patches it.
+build_guard_bench() {
+	local out=$1 tree=${2:-$SRC} inc h
+	local core=$tree/kernel/time/time_interpolator.c
+	local hdr=$tree/include/linux/time_interpolator.h
+	local arch=$tree/arch/x86/include/asm/time_interpolator.h
+
+	for h in "$core" "$hdr" "$arch"; do
+		[ -f "$h" ] || { echo "no $h: the series is not applied in $tree" >&2; return 1; }
+	done
+	inc=$(dirname "$out")/guard-bench-include
+	rm -rf "$inc"
+	mkdir -p "$inc/linux" "$inc/asm"
+	for h in $(sed -n 's|^#include <\(linux/[^>]*\)>.*|\1|p; s|^#include <\(asm/[^>]*\)>.*|\1|p' \
+			"$core" "$hdr" "$arch" | sort -u); do
+		echo '#include "guard-bench-shim.h"' >"$inc/$h"
+	done
+	ln -sf "$hdr" "$inc/linux/time_interpolator.h"
+	ln -sf "$arch" "$inc/asm/time_interpolator.h"
+	gcc -O2 -Wall -Werror -Wno-unused-function -D_GNU_SOURCE \
+		$(grep -qw rdtscp /proc/cpuinfo && echo -DGB_RDTSCP) \
+		-I "$inc" -I "$TOP/scripts" -iquote "$tree/kernel/time" \
+		-o "$out" "$TOP/scripts/guard-bench.c" -lpthread
 }

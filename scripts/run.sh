@@ -244,6 +244,8 @@ cmd_test() {
 	if [ "$flavour" = patched ]; then
 		msg "vdso-host: the series' vdso64.so on the host, between guard pages"
 		"$S/vdso-check.sh" "$RESULTS/vdso-host.json" || true
+		msg "guard-host: the series' time_interpolator.c on the host's CPUs, checked"
+		"$S/guard-check.sh" "$RESULTS/guard-host.json" || true
 	fi
 	python3 "$S/results.py" summary "$RESULTS"/*.json
 }
