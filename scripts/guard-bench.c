@@ -624,9 +624,21 @@ static u64 calibrate(enum path p)
 	return max(n * opt_ms * 1000000 / max(wall, 1ULL), 1000ULL);
 }
 
-static void cell(double ns, int n)
+/* A table with a column a path, but @skip, each named with @suffix */
+static void table_head(const enum path *paths, int np, int skip,
+		       const char *suffix)
 {
-	printf(" %.1f (%.1f) |", ns, ns / n);
+	int k;
+
+	printf("| CPUs |");
+	for (k = 0; k < np; k++)
+		if (k != skip)
+			printf(" %s%s |", path_name[paths[k]], suffix);
+	printf("\n| ---: |");
+	for (k = 0; k < np; k++)
+		if (k != skip)
+			printf(" ---: |");
+	printf("\n");
 }
 
 static void time_paths(void)
@@ -635,8 +647,9 @@ static void time_paths(void)
 	enum path paths[NR_TIMED];
 	u64 iters[NR_TIMED];
 	double (*ns)[ncpus + 1][opt_rounds];
-	double med[NR_TIMED][ncpus + 1];
+	double med[NR_TIMED][ncpus + 1], ratio[NR_TIMED][ncpus + 1];
 	FILE *csv = NULL;
+	int off;
 
 	for (k = 0; k < (int)NR_TIMED; k++)
 		if (path_available(timed[k]))
@@ -659,34 +672,47 @@ static void time_paths(void)
 		for (n = 1; n <= ncpus; n++)
 			med[k][n] = median(ns[k][n], opt_rounds);
 
+	/* Ratios to the unguarded read, within each round: the rounds' median */
+	for (off = 0; paths[off] != P_OFF; off++)
+		;
+	for (k = 0; k < np; k++)
+		for (n = 1; n <= ncpus; n++) {
+			double rr[opt_rounds];
+
+			for (r = 0; r < opt_rounds; r++)
+				rr[r] = ns[k][n][r] / ns[off][n][r];
+			ratio[k][n] = median(rr, opt_rounds);
+		}
+
 	printf("\n## ns per read, median of %d interleaved rounds\n\n", opt_rounds);
-	printf("Each cell: ns per read on each CPU while N CPUs read at once (WALL of\n"
-	       "the reads a thread / reads a thread), and in brackets WALL/CPUS, the\n"
-	       "seeds' todscale column: flat WALL is O(1) in CPUs.  With one CPU, lag\n"
-	       "is on: CPU 0 has no other counter to lag behind.\n\n");
-	printf("| read path | reads a thread |");
-	for (n = 1; n <= ncpus; n++)
-		printf(" %d CPU%s |", n, n > 1 ? "s" : "");
-	printf("\n| --- | ---: |");
-	for (n = 1; n <= ncpus; n++)
-		printf(" ---: |");
-	printf("\n");
-	for (k = 0; k < np; k++) {
-		printf("| %s: %s | %llu |", path_name[paths[k]], path_what[paths[k]],
-		       iters[k]);
-		for (n = 1; n <= ncpus; n++)
-			cell(med[k][n], n);
+	printf("The read paths, and the reads a thread makes in each measurement:\n\n");
+	for (k = 0; k < np; k++)
+		printf("- %s: %s; %llu reads\n", path_name[paths[k]],
+		       path_what[paths[k]], iters[k]);
+	printf("\nOne row a CPU count: ns per read on each CPU while that many CPUs\n"
+	       "read at once (WALL of the reads a thread / reads a thread), and in\n"
+	       "brackets WALL/CPUS, the seeds' todscale column: flat WALL is O(1) in\n"
+	       "CPUs.  With one CPU, lag is on: CPU 0 has no other counter to lag\n"
+	       "behind.\n\n");
+	table_head(paths, np, -1, "");
+	for (n = 1; n <= ncpus; n++) {
+		printf("| %d |", n);
+		for (k = 0; k < np; k++)
+			printf(" %.1f (%.1f) |", med[k][n], med[k][n] / n);
 		printf("\n");
 	}
 
-	printf("\n## Ratios within each round, median over the rounds\n\n");
-	printf("| ratio | what it says |");
-	for (n = 1; n <= ncpus; n++)
-		printf(" %d CPU%s |", n, n > 1 ? "s" : "");
-	printf("\n| --- | --- |");
-	for (n = 1; n <= ncpus; n++)
-		printf(" ---: |");
-	printf("\n");
+	printf("\n## Ratios to the guard off, within each round, median over the rounds\n\n");
+	printf("on / off is the guard's cost with counters that agree, lag / off with\n"
+	       "one CPU absorbing; tsc / off is the counter alone.\n\n");
+	table_head(paths, np, off, " / off");
+	for (n = 1; n <= ncpus; n++) {
+		printf("| %d |", n);
+		for (k = 0; k < np; k++)
+			if (k != off)
+				printf(" %.2f |", ratio[k][n]);
+		printf("\n");
+	}
 
 	if (opt_csv) {
 		csv = fopen(opt_csv, "w");
@@ -696,35 +722,8 @@ static void time_paths(void)
 		}
 		fprintf(csv, "path,cpus,rounds,reads_per_thread,median_ns,min_ns,max_ns,wall_per_cpus_ns,ratio_to_off\n");
 	}
-	for (k = 0; k < np; k++) {
-		static const char *const says[NR_PATHS] = {
-			[P_TSC] = "the counter alone",
-			[P_ON] = "the guard's cost, counters agreeing",
-			[P_LAG] = "the guard's cost, one CPU absorbing",
-			[P_VDSO] = "the host kernel's vDSO read",
-			[P_SYSCALL] = "the host kernel's system call",
-			[P_HPET] = "6.1's fallback, HPET",
-			[P_PM] = "6.1's fallback, ACPI PM timer",
-		};
-		int off = 0;
-		double ratio[ncpus + 1];
-
-		while (paths[off] != P_OFF)
-			off++;
+	for (k = 0; csv && k < np; k++) {
 		for (n = 1; n <= ncpus; n++) {
-			double rr[opt_rounds];
-
-			for (r = 0; r < opt_rounds; r++)
-				rr[r] = ns[k][n][r] / ns[off][n][r];
-			ratio[n] = median(rr, opt_rounds);
-		}
-		if (paths[k] != P_OFF) {
-			printf("| %s / off | %s |", path_name[paths[k]], says[paths[k]]);
-			for (n = 1; n <= ncpus; n++)
-				printf(" %.2f |", ratio[n]);
-			printf("\n");
-		}
-		for (n = 1; csv && n <= ncpus; n++) {
 			double lo = ns[k][n][0], hi = lo;
 
 			for (r = 1; r < opt_rounds; r++) {
@@ -733,7 +732,7 @@ static void time_paths(void)
 			}
 			fprintf(csv, "%s,%d,%d,%llu,%.2f,%.2f,%.2f,%.2f,%.3f\n",
 				path_name[paths[k]], n, opt_rounds, iters[k],
-				med[k][n], lo, hi, med[k][n] / n, ratio[n]);
+				med[k][n], lo, hi, med[k][n] / n, ratio[k][n]);
 		}
 	}
 	if (csv)
