@@ -127,23 +127,23 @@ for m in $MODES; do
 	msg "bench: [$i/$n] $name took $((SECONDS - b0)) s"
 done
 
-msg "bench: host: the vDSO of both builds (scripts/vdso-bench.sh)"
-if [ "$quick" = 1 ]; then
-	N=200000 ROUNDS=3 "$TOP/scripts/vdso-bench.sh" >"$work/vdso-bench.log" 2>&1
-else
-	N=2000000 ROUNDS=7 "$TOP/scripts/vdso-bench.sh" >"$work/vdso-bench.log" 2>&1
-fi || die "bench: vdso-bench failed; see $work/vdso-bench.log"
-cp "$work/vdso-host.md" "$raw/host-vdso.md"
-cp "$work/vdso-host.csv" "$res/vdso-host.csv"
+# host_bench NAME QUICK FULL: scripts/NAME-bench.sh with the variables
+# QUICK (BENCH_QUICK=1) or FULL; its report build/bench/NAME-host.md to
+# raw/host-NAME.md and its NAME-host.csv to the results.
+host_bench() {
+	local name=$1 vars=$3
+	[ "$quick" = 1 ] && vars=$2
+	# shellcheck disable=SC2086 # VAR=value words
+	env $vars "$TOP/scripts/$name-bench.sh" >"$work/$name-bench.log" 2>&1 ||
+		die "bench: $name-bench failed; see $work/$name-bench.log"
+	cp "$work/$name-host.md" "$raw/host-$name.md"
+	cp "$work/$name-host.csv" "$res/$name-host.csv"
+}
 
+msg "bench: host: the vDSO of both builds (scripts/vdso-bench.sh)"
+host_bench vdso "N=200000 ROUNDS=3" "N=2000000 ROUNDS=7"
 msg "bench: host: the interpolator's read path natively (scripts/guard-bench.sh)"
-if [ "$quick" = 1 ]; then
-	ROUNDS=3 MS=10 "$TOP/scripts/guard-bench.sh" >"$work/guard-bench.log" 2>&1
-else
-	ROUNDS=9 MS=30 "$TOP/scripts/guard-bench.sh" >"$work/guard-bench.log" 2>&1
-fi || die "bench: guard-bench failed; see $work/guard-bench.log"
-cp "$work/guard-host.md" "$raw/host-guard.md"
-cp "$work/guard-host.csv" "$res/guard-host.csv"
+host_bench guard "ROUNDS=3 MS=10" "ROUNDS=9 MS=30"
 
 rm -f "$res/ctxsw.csv"
 if [ "$quick" != 1 ]; then

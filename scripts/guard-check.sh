@@ -30,20 +30,10 @@ fi
 rc=0
 "$dir/guard-bench" --check --check-ms=200 >"$log" 2>&1 || rc=$?
 
-# "- ok: WHAT: ...", "- **FAIL**: WHAT: ..." and "- skip: WHAT: ..." are
-# the checks; the name is the path and what was checked, numbered.
-i=0
-while IFS= read -r line; do
-	i=$((i + 1))
-	case $line in
-	"- ok: "*) st=pass ;;
-	"- skip: "*) st=skip ;;
-	*) st=fail ;;
-	esac
-	text=${line#*: }
-	name=$(printf '%02d %s' "$i" "$(cut -d: -f1-2 <<<"$text" | cut -c1-48)")
-	record "$name" "$st" "$text"
-done < <(grep -E '^- (ok|\*\*FAIL\*\*|skip): ' "$log")
+# "- ok: PATH: WHAT: ...", "- **FAIL**: ..." and "- skip: ..." are the
+# checks; the name is the path and what was checked, numbered.
+report_rows guard-host "$log" build/logs/guard-check.md 's/^([^:]*:[^:]*):.*/\1/'
+i=$nchecks
 [ "$i" -gt 0 ] || record run fail "guard-bench reported no checks (exit $rc)"
 [ "$rc" -eq 0 ] || [ "$nfail" -gt 0 ] || record run fail "guard-bench exited $rc with every check passed"
 

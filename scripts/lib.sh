@@ -88,6 +88,27 @@ print(json.dumps({"boot": b, "test": s + ":" + n, "status": st, "detail": d, "lo
 	fi
 }
 
+# report_rows BOOT REPORT LOG EXPR: a result row for each check line of a
+# host program's Markdown REPORT: "- ok: TEXT" passes, "- skip: TEXT"
+# skips, "- **FAIL**: TEXT" fails.  A row is named by its number and what
+# the sed -E expression EXPR leaves of TEXT (48 characters at most), and
+# points to LOG.  Sets nchecks to the number of rows.
+report_rows() {
+	local boot=$1 report=$2 log=$3 expr=$4 line st text name
+	nchecks=0
+	while IFS= read -r line; do
+		nchecks=$((nchecks + 1))
+		case $line in
+		"- ok: "*) st=pass ;;
+		"- skip: "*) st=skip ;;
+		*) st=fail ;;
+		esac
+		text=${line#*: }
+		name=$(printf '%02d %s' "$nchecks" "$(sed -E "$expr" <<<"$text" | cut -c1-48)")
+		record_row "$boot" "$boot" "$name" "$st" "$text" "$log"
+	done < <(grep -E '^- (ok|\*\*FAIL\*\*|skip): ' "$report")
+}
+
 # build_vdso_bench OUT: scripts/vdso-bench.c built as OUT, warnings fatal
 # (make vdso-bench times with it, make test's vdso-check checks with it).
 build_vdso_bench() {

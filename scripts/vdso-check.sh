@@ -33,16 +33,9 @@ rc=0
 "$dir/vdso-bench" -n 20000 -r 1 patched="$dir/vdso64.so" >"$log" 2>&1 || rc=$?
 
 # "- ok: WHAT = ..." and "- **FAIL**: WHAT = ..." are the checks; the name
-# is the text before " = " or ";", numbered, as some repeat.
-i=0
-while IFS= read -r line; do
-	i=$((i + 1))
-	st=pass
-	[[ $line == "- **FAIL**: "* ]] && st=fail
-	text=${line#*: }
-	name=$(printf '%02d %s' "$i" "$(sed -E 's/( = |; | \().*//' <<<"$text" | cut -c1-48)")
-	record "$name" "$st" "$text"
-done < <(grep -E '^- (ok|\*\*FAIL\*\*): ' "$log")
+# is the text before " = ", ";" or " (", numbered, as some repeat.
+report_rows vdso-host "$log" build/logs/vdso-check.md 's/( = |; | \().*//'
+i=$nchecks
 [ "$i" -gt 0 ] || record run fail "vdso-bench reported no checks (exit $rc)"
 [ "$rc" -eq 0 ] || [ "$nfail" -gt 0 ] || record run fail "vdso-bench exited $rc with every check passed"
 msg "vdso-host: $i checks, $nfail failed; report $log"
