@@ -61,8 +61,11 @@ def load_known(path):
 
 
 def known_reason(known, test, boot):
+    """A known failure of a program covers its sub-tests ("PROGRAM/N")."""
+    program = test.split('/', 1)[0]
     for tid, bglob, reason in known:
-        if fnmatch.fnmatchcase(test, tid) and fnmatch.fnmatchcase(boot, bglob):
+        if (fnmatch.fnmatchcase(test, tid) or fnmatch.fnmatchcase(program, tid)) and \
+           fnmatch.fnmatchcase(boot, bglob):
             return reason
     return None
 
@@ -147,10 +150,63 @@ def telling_lines(out):
     return (told or out)[-OUTPUT_LINES:]
 
 
+# A sub-test of a kselftest program, as its own TAP prints it: the
+# program's output reaches the console prefixed with "# ".
+SUB_RESULT = re.compile(r'^(not ok|ok) (\d+)\b ?([^#]*?)\s*(?:#\s*(\S+)\s*(.*?))?\s*$')
+SUB_PLAN = re.compile(r'^1\.\.(\d+)')
+
+
+def sub_results(tid, out, telling):
+    """The sub-test rows of program @tid from its output lines @out: one
+    row "TID/N" a TAP result line of its own (not of a nested level), a
+    "# SKIP" one a skip.  Returns (rows, planned or None).  A failed
+    row's output is @telling, the program's lines that say what failed."""
+    rows, planned = [], None
+    for l in out:
+        m = SUB_PLAN.match(l)
+        if m and planned is None and not rows:
+            planned = int(m.group(1))
+            continue
+        m = SUB_RESULT.match(l)
+        if not m:
+            continue
+        ok, num, desc = m.group(1) == 'ok', int(m.group(2)), m.group(3).strip()
+        directive, reason = (m.group(4) or '').upper(), (m.group(5) or '').strip()
+        if directive == 'SKIP':
+            status, detail = 'skip', ': '.join(x for x in (desc, reason) if x)
+        else:
+            status = 'pass' if ok else 'fail'
+            detail = desc
+        rows.append((f'{tid}/{num}', status, detail, telling if status == 'fail' else []))
+    return rows, planned
+
+
+def program_results(tid, status, directive, out):
+    """The rows of one program: its sub-tests where it printed TAP of its
+    own, else the program itself.  A program that skipped as a whole (exit
+    4) is one skip row; one that failed with no failing sub-test, or that
+    reported fewer sub-tests than it planned, adds a failing row of its own."""
+    telling = telling_lines(out)
+    if status == 'skip':
+        return [(tid, 'skip', directive, [])]
+    rows, planned = sub_results(tid, out, telling)
+    if not rows:
+        return [(tid, status, directive, telling if status == 'fail' else [])]
+    if status == 'fail' and not any(r[1] == 'fail' for r in rows):
+        rows.append((tid, 'fail', f'exited with a failure, no sub-test failed ({directive})',
+                     telling))
+    elif planned is not None and len(rows) < planned:
+        rows.append((tid, 'fail', f'{planned - len(rows)} of {planned} sub-tests never reported',
+                     telling))
+    return rows
+
+
 def parse_selftests(lines, expected):
     """Results of the guest's kselftest TAP; every expected test must report.
-    A result is (id, status, detail, output): output is the test's own
-    lines for a failure, the place to look first."""
+    A program that prints TAP of its own gives a row for each of its
+    sub-tests ("timers:nanosleep/3"), so that a sub-test that skipped is a
+    skip; see program_results().  A result is (id, status, detail, output):
+    output is the test's own lines for a failure, the place to look first."""
     got, out, current = {}, [], None
     for l in lines:
         m = TAP_START.match(l)
@@ -168,15 +224,16 @@ def parse_selftests(lines, expected):
             status = 'skip' if directive.upper().startswith('SKIP') else 'pass'
         else:
             status = 'fail'
-        got[tid] = (status, directive, telling_lines(out) if status == 'fail' else [])
+        got[tid] = program_results(tid, status, directive, out)
         current, out = None, []
     results = []
     for tid in expected:
         if tid in got:
-            results.append((tid, *got[tid]))
+            results += got[tid]
         elif tid == current:
-            results.append((tid, 'fail', 'never reported (the boot ended first)',
-                            telling_lines(out)))
+            rows, _ = sub_results(tid, out, telling_lines(out))
+            results += rows + [(tid, 'fail', 'never reported (the boot ended first)',
+                                telling_lines(out))]
         else:
             results.append((tid, 'fail', 'never reported (the boot ended first)', []))
     for tid in got:
@@ -236,13 +293,19 @@ def cmd_boot(a):
     counts = {s: sum(r['status'] == s for r in out) for s in ('pass', 'fail', 'skip')}
     print(f'  boot {a.boot}: {counts["pass"]} passed, {counts["fail"]} failed, '
           f'{counts["skip"]} skipped')
+    skipped = {}
     for r in out:
         if r['status'] == 'fail':
             print(f'    FAIL {r["test"]}: {r["detail"]}  [log: {r["log"]}]')
             for line in r.get('output', [])[-4:]:
                 print(f'      | {line[:160]}')
-        elif r['status'] == 'skip' and r['detail']:
-            print(f'    skip {r["test"]}: {r["detail"]}')
+        elif r['status'] == 'skip':
+            program, _, num = r['test'].partition('/')
+            skipped.setdefault(program, []).append(
+                f'{num} {r["detail"]}'.strip() if num else r['detail'])
+    # The skips of a program on one line: "3 why; 4 why" for sub-tests.
+    for program, whys in skipped.items():
+        print(f'    skip {program}: {"; ".join(w for w in whys if w)[:300]}')
     return 0
 
 
@@ -270,6 +333,17 @@ def cmd_summary(a):
             print(f'  {r["boot"]}: {r["test"]}: {r["detail"]}\n    log: {r["log"]}')
             for line in r.get('output', []):
                 print(f'    | {line[:160]}')
+    skips = {}
+    for r in rows:
+        if r['status'] == 'skip':
+            t = skips.setdefault(r['test'].split('/', 1)[0], [0, set()])
+            t[0] += 1
+            t[1].add(r['boot'])
+    if skips:
+        print('\nskipped, by test (the lines of each boot above say why):')
+        for test in sorted(skips):
+            n, boots = skips[test]
+            print(f'  {test}: {n} in {len(boots)} boot{"s" if len(boots) > 1 else ""}')
     total = {s: sum(t[s] for t in suites.values()) for s in ('pass', 'fail', 'skip')}
     if not rows:
         print('no results: nothing ran')
