@@ -158,14 +158,22 @@ SUB_PLAN = re.compile(r'^1\.\.(\d+)')
 
 def sub_results(tid, out, telling):
     """The sub-test rows of program @tid from its output lines @out: one
-    row "TID/N" a TAP result line of its own (not of a nested level), a
-    "# SKIP" one a skip.  Returns (rows, planned or None).  A failed
+    row a TAP result line, a "# SKIP" one a skip.  A program that runs
+    others (clocksource-switch) prints one TAP document ("TAP version",
+    "1..N") each: with more than one, rows are "TID/D.N", else "TID/N".
+    Returns (rows, planned: the sum of the plans, or None).  A failed
     row's output is @telling, the program's lines that say what failed."""
-    rows, planned = [], None
+    docs, cur = [], None
     for l in out:
+        if l.startswith('TAP version') or cur is None:
+            if l.startswith('TAP version') or SUB_PLAN.match(l) or SUB_RESULT.match(l):
+                cur = {'plan': None, 'rows': []}
+                docs.append(cur)
+            if l.startswith('TAP version'):
+                continue
         m = SUB_PLAN.match(l)
-        if m and planned is None and not rows:
-            planned = int(m.group(1))
+        if m and cur['plan'] is None and not cur['rows']:
+            cur['plan'] = int(m.group(1))
             continue
         m = SUB_RESULT.match(l)
         if not m:
@@ -177,8 +185,15 @@ def sub_results(tid, out, telling):
         else:
             status = 'pass' if ok else 'fail'
             detail = desc
-        rows.append((f'{tid}/{num}', status, detail, telling if status == 'fail' else []))
-    return rows, planned
+        cur['rows'].append((num, status, detail))
+    docs = [d for d in docs if d['rows'] or d['plan']]
+    rows = []
+    for i, d in enumerate(docs, 1):
+        for num, status, detail in d['rows']:
+            sub = f'{i}.{num}' if len(docs) > 1 else f'{num}'
+            rows.append((f'{tid}/{sub}', status, detail, telling if status == 'fail' else []))
+    plans = [d['plan'] for d in docs if d['plan'] is not None]
+    return rows, (sum(plans) if plans else None)
 
 
 def program_results(tid, status, directive, out):
