@@ -209,11 +209,10 @@ struct mutex {
 #define synchronize_rcu()	do { } while (0)
 
 /* Logging: kept by guard-bench.c, which reports what the core said. */
-void gb_printk(const char *level, const char *fmt, ...)
-	__attribute__((__format__(__printf__, 2, 3)));
-#define pr_err(fmt, ...)	gb_printk("err", pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_warn(fmt, ...)	gb_printk("warn", pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_info(fmt, ...)	gb_printk("info", pr_fmt(fmt), ##__VA_ARGS__)
+void gb_printk(const char *fmt, ...) __attribute__((__format__(__printf__, 1, 2)));
+#define pr_err(fmt, ...)	gb_printk(pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...)	gb_printk(pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...)	gb_printk(pr_fmt(fmt), ##__VA_ARGS__)
 
 /* irq_work and workqueues: queued work is run by guard-bench.c. */
 struct irq_work {
@@ -379,7 +378,7 @@ static inline int kstrtou64(const char *s, unsigned int base, u64 *res)
 	static int (*const gb_setup_##fn)(char *)			\
 		__attribute__((__unused__)) = (fn)
 
-/* kernel/time/timekeeping.c, called by the core: guard-bench.c counts it. */
+/* kernel/time/timekeeping.c, called by the core: nothing to republish here. */
 void timekeeping_clocksource_changed(struct clocksource *cs);
 
 #endif /* GUARD_BENCH_SHIM_H */

@@ -64,7 +64,7 @@ static unsigned short pm_port;
 static char hpet_why[160], pm_why[160];
 
 /* What the core asked of the kernel around it */
-static unsigned long n_irq_work, n_unstable, n_cs_changed;
+static unsigned long n_irq_work, n_unstable;
 static struct irq_work *queued_irq_work;
 
 /* The largest value any thread has returned, for the order checks. */
@@ -85,7 +85,7 @@ static struct {
 } core_log[LOG_LINES];
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void gb_printk(const char *level, const char *fmt, ...)
+void gb_printk(const char *fmt, ...)
 {
 	char line[200];
 	va_list ap;
@@ -107,7 +107,6 @@ void gb_printk(const char *level, const char *fmt, ...)
 		core_log[i].count++;
 	}
 	pthread_mutex_unlock(&log_lock);
-	(void)level;
 }
 
 void *gb_alloc_percpu(size_t size)
@@ -148,7 +147,6 @@ void clocksource_change_rating(struct clocksource *cs, int rating)
 
 void timekeeping_clocksource_changed(struct clocksource *cs)
 {
-	n_cs_changed++;
 }
 
 int __clocksource_register_scale(struct clocksource *cs, u32 scale, u32 freq)
@@ -917,7 +915,7 @@ static void print_core_log(void)
 int main(int argc, char **argv)
 {
 	bool rdtscp = cpu_has_rdtscp();
-	int ret;
+	int ret, i;
 
 	parse_args(argc, argv);
 #ifdef GB_RDTSCP
@@ -947,8 +945,8 @@ int main(int argc, char **argv)
 	printf("- counter: the TSC, %.3f GHz (measured against CLOCK_MONOTONIC_RAW), read by rdtsc_ordered() as the kernel patches it here: %s\n",
 	       gb_tsc.frequency / 1e9, rdtscp ? "RDTSCP" : "LFENCE;RDTSC (no RDTSCP)");
 	printf("- CPUs: %d, one pinned thread each (CPUs", ncpus);
-	for (ret = 0; ret < ncpus; ret++)
-		printf(" %d", cpu_list[ret]);
+	for (i = 0; i < ncpus; i++)
+		printf(" %d", cpu_list[i]);
 	printf(")\n");
 	printf("- 6.1's fallbacks: HPET: %s; ACPI PM timer: %s%s\n", hpet_why, pm_why,
 	       !hpet_base && !pm_port ? ": neither is readable here" : "");

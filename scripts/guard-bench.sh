@@ -51,7 +51,7 @@ fi
 # The CSV says where it comes from, as make bench's others do.
 {
 	echo "# date: $(date -u '+%Y-%m-%d %H:%M') UTC"
-	echo "# host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores, Linux $(uname -r)"
+	echo "# host: $(host_cpu), Linux $(uname -r)"
 	echo "# command: $cmd"
 	echo "# source: $src"
 	cat "$csv"

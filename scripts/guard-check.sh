@@ -33,8 +33,7 @@ rc=0
 # "- ok: PATH: WHAT: ...", "- **FAIL**: ..." and "- skip: ..." are the
 # checks; the name is the path and what was checked, numbered.
 report_rows guard-host "$log" build/logs/guard-check.md 's/^([^:]*:[^:]*):.*/\1/'
-i=$nchecks
-[ "$i" -gt 0 ] || record run fail "guard-bench reported no checks (exit $rc)"
+[ "$nchecks" -gt 0 ] || record run fail "guard-bench reported no checks (exit $rc)"
 [ "$rc" -eq 0 ] || [ "$nfail" -gt 0 ] || record run fail "guard-bench exited $rc with every check passed"
 
 # The checks can fail: the same program around a copy of the core whose
@@ -63,4 +62,4 @@ else
 		record mutant fail "a guard that does not absorb passed the checks (exit $mrc); see $mut/report.md"
 	fi
 fi
-msg "guard-host: $i checks, $nfail not passed; report $log"
+msg "guard-host: $nchecks checks, $nfail not passed; report $log"

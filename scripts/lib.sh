@@ -115,12 +115,17 @@ build_vdso_bench() {
 	gcc -O2 -Wall -Wextra -Werror -o "$1" "$TOP/scripts/vdso-bench.c"
 }
 
+# host_cpu: the host's CPU model and core count, as the stamps give them.
+host_cpu() {
+	echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"
+}
+
 # bench_stamp TITLE COMMAND: the head of every bench table: what it is,
 # the host it ran on, the date, and the command that made it.
 bench_stamp() {
 	echo "$1"
 	echo
-	echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores; $(date -u +%Y-%m-%d)"
+	echo "host: $(host_cpu); $(date -u +%Y-%m-%d)"
 	echo "command: $2"
 	echo
 }

@@ -60,11 +60,15 @@ def load_known(path):
     return known
 
 
+def program_of(test):
+    """The program of a sub-test's id ("timers:nanosleep/3"), or the id."""
+    return test.split('/', 1)[0]
+
+
 def known_reason(known, test, boot):
     """A known failure of a program covers its sub-tests ("PROGRAM/N")."""
-    program = test.split('/', 1)[0]
     for tid, bglob, reason in known:
-        if (fnmatch.fnmatchcase(test, tid) or fnmatch.fnmatchcase(program, tid)) and \
+        if (fnmatch.fnmatchcase(test, tid) or fnmatch.fnmatchcase(program_of(test), tid)) and \
            fnmatch.fnmatchcase(boot, bglob):
             return reason
     return None
@@ -165,17 +169,12 @@ def sub_results(tid, out, telling):
     row's output is @telling, the program's lines that say what failed."""
     docs, cur = [], None
     for l in out:
-        if l.startswith('TAP version') or cur is None:
-            if l.startswith('TAP version') or SUB_PLAN.match(l) or SUB_RESULT.match(l):
-                cur = {'plan': None, 'rows': []}
-                docs.append(cur)
-            if l.startswith('TAP version'):
-                continue
-        m = SUB_PLAN.match(l)
-        if m and cur['plan'] is None and not cur['rows']:
-            cur['plan'] = int(m.group(1))
-            continue
-        m = SUB_RESULT.match(l)
+        plan, m = SUB_PLAN.match(l), SUB_RESULT.match(l)
+        if l.startswith('TAP version') or (cur is None and (plan or m)):
+            cur = {'plan': None, 'rows': []}
+            docs.append(cur)
+        if plan and cur['plan'] is None and not cur['rows']:
+            cur['plan'] = int(plan.group(1))
         if not m:
             continue
         ok, num, desc = m.group(1) == 'ok', int(m.group(2)), m.group(3).strip()
@@ -246,9 +245,9 @@ def parse_selftests(lines, expected):
         if tid in got:
             results += got[tid]
         elif tid == current:
-            rows, _ = sub_results(tid, out, telling_lines(out))
-            results += rows + [(tid, 'fail', 'never reported (the boot ended first)',
-                                telling_lines(out))]
+            telling = telling_lines(out)
+            rows, _ = sub_results(tid, out, telling)
+            results += rows + [(tid, 'fail', 'never reported (the boot ended first)', telling)]
         else:
             results.append((tid, 'fail', 'never reported (the boot ended first)', []))
     for tid in got:
@@ -315,8 +314,8 @@ def cmd_boot(a):
             for line in r.get('output', [])[-4:]:
                 print(f'      | {line[:160]}')
         elif r['status'] == 'skip':
-            program, _, num = r['test'].partition('/')
-            skipped.setdefault(program, []).append(
+            _, _, num = r['test'].partition('/')
+            skipped.setdefault(program_of(r['test']), []).append(
                 f'{num} {r["detail"]}'.strip() if num else r['detail'])
     # The skips of a program on one line: "3 why; 4 why" for sub-tests.
     for program, whys in skipped.items():
@@ -351,7 +350,7 @@ def cmd_summary(a):
     skips = {}
     for r in rows:
         if r['status'] == 'skip':
-            t = skips.setdefault(r['test'].split('/', 1)[0], [0, set()])
+            t = skips.setdefault(program_of(r['test']), [0, set()])
             t[0] += 1
             t[1].add(r['boot'])
     if skips:

@@ -35,7 +35,6 @@ rc=0
 # "- ok: WHAT = ..." and "- **FAIL**: WHAT = ..." are the checks; the name
 # is the text before " = ", ";" or " (", numbered, as some repeat.
 report_rows vdso-host "$log" build/logs/vdso-check.md 's/( = |; | \().*//'
-i=$nchecks
-[ "$i" -gt 0 ] || record run fail "vdso-bench reported no checks (exit $rc)"
+[ "$nchecks" -gt 0 ] || record run fail "vdso-bench reported no checks (exit $rc)"
 [ "$rc" -eq 0 ] || [ "$nfail" -gt 0 ] || record run fail "vdso-bench exited $rc with every check passed"
-msg "vdso-host: $i checks, $nfail failed; report $log"
+msg "vdso-host: $nchecks checks, $nfail failed; report $log"
