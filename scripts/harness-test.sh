@@ -26,6 +26,7 @@ for d in "$cases"/*/; do
 	      --qemu-status "$qs" --limit 60 --out "$tmp/$c.json")
 	grep -q '^kunit=1' "$d/meta" && args+=(--kunit)
 	[ -f "$d/known" ] && args+=(--known "$d/known")
+	[ -f "$d/maintainers" ] && args+=(--maintainers "$d/maintainers")
 	if ! python3 "$TOP/scripts/results.py" "${args[@]}" >"$tmp/$c.out" 2>&1; then
 		record "$c" fail "results.py failed: $(tail -n 1 "$tmp/$c.out")"
 		continue

@@ -3,7 +3,8 @@
 """Judge guest console logs and tally the verdict.
 
   results.py boot --log LOG --boot NAME --list RUNLIST [--kunit]
-                  [--known FILE] [--qemu-status N] [--limit S] --out JSON
+                  [--known FILE] [--maintainers FILE] [--qemu-status N]
+                  [--limit S] --out JSON
       Parse one boot's console: the boot itself, the KUnit KTAP the kernel
       printed, and the kselftest TAP the guest's /init printed.  Writes one
       result per test to JSON and prints the ones that did not pass.
@@ -15,6 +16,13 @@
 A result is pass, fail or skip.  A test listed in plan/known-failures for
 the boot is run all the same; if it fails its result is skip, with the
 reason shown, and if it passes it is a pass.
+
+A boot whose command line has th.cs=NAME exists to run the series' tests
+on clocksource NAME.  /init prints the clocksource before and after each
+test ("th-cs: before NAME", "th-cs: after NAME"); a pass of one of the
+series' tests (the selftests of the TIME INTERPOLATOR entry of
+MAINTAINERS) that began or ended on another clocksource is a skip: it did
+not test what the boot is for.
 """
 
 import argparse
@@ -34,6 +42,10 @@ KTAP_RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+)(?: -)? ([^#]*?)\s*(?:#\s*(.*)
 KTAP_SUBTEST = re.compile(r'^(\s*)# Subtest: (\S+)')
 KTAP_PLAN = re.compile(r'^(\s*)1\.\.(\d+)')
 TAP_RESULT = re.compile(r'^(not ok|ok) (\d+) selftests: (\S+): (\S+)(?:\s*#\s*(.*))?$')
+TH_CS = re.compile(r'^th-cs: (before|after) (\S+)')
+# A test that leaves the boot's clocksource on purpose: cpu-lag's last
+# step demotes the TSC.
+LEAVES_CLOCKSOURCE = ('timers:cpu-lag',)
 QEMU_TIMEOUT = 124
 
 
@@ -58,6 +70,50 @@ def load_known(path):
                 raise SystemExit(f'{path}: needs "test boot-glob reason": {line}')
             known.append(tuple(parts))
     return known
+
+
+def series_programs(path):
+    """The series' selftests, "COLLECTION:PROGRAM", from the F: lines of
+    the TIME INTERPOLATOR entry of MAINTAINERS @path."""
+    programs, inside = set(), False
+    if not path:
+        return programs
+    try:
+        with open(path, errors='replace') as f:
+            for line in f:
+                line = line.rstrip('\n')
+                if line == 'TIME INTERPOLATOR':
+                    inside = True
+                elif inside and not line.strip():
+                    break
+                elif inside:
+                    m = re.match(r'F:\s+tools/testing/selftests/([^/]+)/([^/.]+)\.c$', line)
+                    if m:
+                        programs.add(f'{m.group(1)}:{m.group(2)}')
+    except FileNotFoundError:
+        pass
+    return programs
+
+
+def boot_clocksource(lines):
+    """The clocksource the boot's th.cs= asks for, or None."""
+    for l in lines:
+        if l.startswith('# cmdline: '):
+            m = re.search(r'(?:^|\s)th\.cs=(\S+)', l[len('# cmdline: '):])
+            return m.group(1) if m else None
+    return None
+
+
+def wrong_clocksource(tid, out, want):
+    """Why program @tid did not run on clocksource @want, from the
+    "th-cs:" lines of its output @out, or None."""
+    seen = dict(m.groups() for m in (TH_CS.match(l) for l in out) if m)
+    before, after = seen.get('before'), seen.get('after')
+    if before != want:
+        return f'began on {before or "an unknown clocksource"}, not {want}'
+    if after not in (want, None) and tid not in LEAVES_CLOCKSOURCE:
+        return f'ended on {after}, not {want}'
+    return None
 
 
 def program_of(test):
@@ -215,12 +271,14 @@ def program_results(tid, status, directive, out):
     return rows
 
 
-def parse_selftests(lines, expected):
+def parse_selftests(lines, expected, series=frozenset(), want_cs=None):
     """Results of the guest's kselftest TAP; every expected test must report.
     A program that prints TAP of its own gives a row for each of its
     sub-tests ("timers:nanosleep/3"), so that a sub-test that skipped is a
     skip; see program_results().  A result is (id, status, detail, output):
-    output is the test's own lines for a failure, the place to look first."""
+    output is the test's own lines for a failure, the place to look first.
+    With @want_cs, the passes of a program of @series that did not run on
+    that clocksource are skips."""
     got, out, current = {}, [], None
     for l in lines:
         m = TAP_START.match(l)
@@ -238,7 +296,12 @@ def parse_selftests(lines, expected):
             status = 'skip' if directive.upper().startswith('SKIP') else 'pass'
         else:
             status = 'fail'
-        got[tid] = program_results(tid, status, directive, out)
+        rows = program_results(tid, status, directive, out)
+        why = want_cs and tid in series and wrong_clocksource(tid, out, want_cs)
+        if why:
+            rows = [(r[0], 'skip', f'{why}: {r[2]}'.rstrip(': '), r[3]) if r[1] == 'pass' else r
+                    for r in rows]
+        got[tid] = rows
         current, out = None, []
     results = []
     for tid in expected:
@@ -289,7 +352,8 @@ def cmd_boot(a):
     results = [boot_result(lines, a.boot, a.qemu_status, a.limit)]
     if a.kunit:
         results += parse_kunit(lines)
-    results += parse_selftests(lines, expected)
+    results += parse_selftests(lines, expected, series_programs(a.maintainers),
+                               boot_clocksource(lines))
 
     known = load_known(a.known)
     out = []
@@ -305,8 +369,10 @@ def cmd_boot(a):
     with open(a.out, 'w') as f:
         json.dump(out, f, indent=1)
     counts = {s: sum(r['status'] == s for r in out) for s in ('pass', 'fail', 'skip')}
+    cs = [l.split(': ', 1)[1].strip() for l in lines
+          if l.startswith(('# clocksource: ', '# clocksource at the end: '))]
     print(f'  boot {a.boot}: {counts["pass"]} passed, {counts["fail"]} failed, '
-          f'{counts["skip"]} skipped')
+          f'{counts["skip"]} skipped' + (f' (clocksource {" -> ".join(cs)})' if cs else ''))
     skipped = {}
     for r in out:
         if r['status'] == 'fail':
@@ -376,6 +442,7 @@ def main():
     b.add_argument('--list', required=True)
     b.add_argument('--kunit', action='store_true')
     b.add_argument('--known')
+    b.add_argument('--maintainers')
     b.add_argument('--qemu-status', type=int)
     b.add_argument('--limit', type=int, default=0)
     b.add_argument('--out', required=True)

@@ -141,6 +141,7 @@ boot_one() {
 	python3 "$S/results.py" boot --log "$log" --boot "$name" \
 		--list "$(out_dir "$flavour")/root/plan/$name" $kunit \
 		--known "$TOP/plan/known-failures" --qemu-status "$rc" \
+		--maintainers "$(flavour_src "$flavour")/MAINTAINERS" \
 		--limit "$limit" --out "$RESULTS/boot-$name.json"
 	echo "    (boot '$name' took $((SECONDS - b0)) s; console: $log)"
 }
