@@ -43,6 +43,25 @@ for c in $collections; do
 		emit_extended_tests >"$out/ksft/$c.extended.list"
 done
 
+# The series' tests again for the kernel's other ABIs, i386 (IA32_EMULATION)
+# and x32, as collections of their own ("timers-i386:xcpu-monotonic"):
+# the i386 system call table and entry, the 32-bit vDSO built from lib/vdso,
+# and the x32 vDSO's entries.  Built as the timers Makefile builds them.
+ABI_TESTS=${ABI_TESTS:-timers:xcpu-monotonic timers:clock-gettime-ns timers:interpolator-state vDSO:vdso_test_abi}
+for abi in i386:-m32 x32:-mx32; do
+	name=${abi%%:*} flag=${abi#*:}
+	msg "tests ($flavour): the series' tests for $name"
+	for t in $ABI_TESTS; do
+		c=${t%%:*} p=${t#*:} d=$src/tools/testing/selftests/${t%%:*}
+		more=()
+		grep -q 'vdso_sym' "$d/$p.c" && more=("$src/tools/testing/selftests/vDSO/parse_vdso.c")
+		mkdir -p "$out/ksft/$c-$name"
+		run_logged "$log.$name" gcc "$flag" -O3 -Wall -Werror $static $hdr \
+			-o "$out/ksft/$c-$name/$p" "$d/$p.c" "${more[@]}" -lrt -lpthread -lm ||
+			die "$t for $name failed to build (see the file named above)"
+	done
+done
+
 # A guest program that includes parse_vdso.h is linked with the kernel's
 # vDSO parser (tools/testing/selftests/vDSO) of the same tree.
 vdso_dir=$src/tools/testing/selftests/vDSO

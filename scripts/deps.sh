@@ -7,7 +7,7 @@ set -euo pipefail
 
 pkgs=(linux-source-6.1 qemu-system-x86 busybox-static
       build-essential bc bison flex libelf-dev libssl-dev
-      cpio gzip xz-utils kmod rsync python3 git "$@")
+      cpio gzip xz-utils kmod rsync python3 git gcc-multilib "$@")
 
 missing=()
 for p in "${pkgs[@]}"; do
