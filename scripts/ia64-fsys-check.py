@@ -135,6 +135,41 @@ def check_seq_retry(insns):
     return False, f'no cmp4 of the re-read sequence guarding a branch back to {first.addr:x}'
 
 
+# The scratch registers a time fastcall must clear before it returns to
+# user space (FSYS_TIME_RETURN): all but the results (r8-r10), the
+# caller's registers (r11-r13, r15) and the caller's pointer (r31).
+SCRATCH = {'r2', 'r3', 'r14'} | {f'r{n}' for n in range(16, 31)}
+
+
+def check_scratch_cleared(insns):
+    """Every br.ret of the code is preceded, since the code's previous
+    branch, by "mov rN=r0" of each SCRATCH register and no later write
+    of it but the McKinley E9 return's "mov r16=ar.pfs"."""
+    rets = [i for i in insns if i.op.startswith('br.ret')]
+    if not rets:
+        return False, 'no return'
+    for r in rets:
+        last = {}
+        for i in insns:
+            if i.addr >= bundle(r.addr):
+                break
+            if i.op.startswith('br') and not (i.op.startswith('br.call') and 'b7' in i.args):
+                last = {}
+                continue
+            d = i.dest_reg()
+            if d in SCRATCH:
+                last[d] = i
+        bad = sorted((reg for reg in SCRATCH
+                      if not (reg in last and last[reg].op in ('mov', 'mov.i') and
+                              last[reg].qp == 'p0' and
+                              (last[reg].args.endswith('=r0') or
+                               (reg == 'r16' and 'ar.pfs' in last[reg].args)))),
+                     key=lambda s: int(s[1:]))
+        if bad:
+            return False, f'{r}: not cleared: {" ".join(bad)}'
+    return True, f'{len(rets)} returns, each after clearing {len(SCRATCH)} scratch registers'
+
+
 def guard_flow(insns, fallback):
     """Follow which predicates imply the guard, from its ld1.acq on."""
     flag = next((i for i in insns if i.op == 'ld1.acq'), None)
@@ -290,6 +325,9 @@ def main():
         guarded = [b for b, g in flow['behind'] if g]
         record('guard-behind', bool(guarded),
                str(guarded[0]) if guarded else 'no fallback branch under the guard')
+
+    ok, detail = check_scratch_cleared(insns)
+    record('scratch-cleared', ok, detail)
 
     names, survivors = mutants(insns, fallback)
     record('mutants', not survivors,

@@ -36,12 +36,28 @@ flavour_src() {
 	esac
 }
 
+# The series is posted in two postings, each a directory of patches/ with
+# its own cover letter and numbering; the second applies on the first.
+# patches/series lists both, in order.  build/linux tags the last commit
+# of each posting but the last "posting/NAME".
+POSTINGS=(1-core 2-ia64)
+SERIES_VERSION=2
+
+# selected_postings: the postings SERIES selects; SERIES=core is the
+# first alone (the core, x86, clock_gettime_ns() and the vDSO).
+selected_postings() {
+	case ${SERIES:-} in
+	core) echo "${POSTINGS[0]}" ;;
+	*) echo "${POSTINGS[@]}" ;;
+	esac
+}
+
 # flavour_of_series: SERIES=none selects the unpatched base.
 flavour_of_series() {
 	case ${SERIES:-} in
-	""|all|patched) echo patched ;;
+	""|all|patched|core) echo patched ;;
 	none|base) echo base ;;
-	*) die "SERIES='$SERIES': use SERIES=none for the unpatched base" ;;
+	*) die "SERIES='$SERIES': use SERIES=none for the unpatched base, SERIES=core for the first posting alone" ;;
 	esac
 }
 

@@ -8,6 +8,8 @@
 #   tree.sh series-check  fail when build/linux holds work patches/ lacks
 #   tree.sh base-tree     make build/base, the unpatched base worktree
 #   tree.sh base-info     print the recorded base
+#   tree.sh series-list   the patches SERIES selects, as patches/series has them
+# SERIES=core takes the first posting alone (lib.sh's POSTINGS).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -67,25 +69,35 @@ stamp_file() { echo "$SRC/.git/th-stamp"; }
 # dir_hash DIR: one hash over the names and contents of DIR's files.
 dir_hash() { (cd "$1" && find . -type f | LC_ALL=C sort | xargs -r sha256sum) | sha256sum | cut -d' ' -f1; }
 
+# series_list [POSTING...]: the patches of the postings (default: the
+# selected ones), as patches/series lists them (POSTING/NNNN-....patch).
 series_list() {
 	[ -f "$PATCHES/series" ] || return 0
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/series" | grep -v '^$' || true
+	local d
+	for d in ${@:-$(selected_postings)}; do
+		sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/series" | grep "^$d/" || true
+	done
 }
 
+posting_tag() { echo "posting/$1"; }
+
 apply_series() {
-	local p n=0 base_info
+	local p d n=0 base_info
 	base_info="$(sed -n 's/^version=//p' "$BUILD/base.txt") (sha256 $(sed -n 's/^sha256=//p' "$BUILD/base.txt" | cut -c1-16)...)"
 	check_cover_base
-	for p in $(series_list); do
-		[ -f "$PATCHES/$p" ] || die "patches/series names $p, which is not in patches/"
-		if ! g am -q --no-3way "$PATCHES/$p" >"$LOGS/am.log" 2>&1; then
-			g am --abort >/dev/null 2>&1 || true
-			sed 's/^/  | /' "$LOGS/am.log" | head -n 15 >&2
-			die "patch $p does not apply to base $base_info"
-		fi
-		n=$((n + 1))
+	for d in $(selected_postings); do
+		for p in $(series_list "$d"); do
+			[ -f "$PATCHES/$p" ] || die "patches/series names $p, which is not in patches/"
+			if ! g am -q --no-3way "$PATCHES/$p" >"$LOGS/am.log" 2>&1; then
+				g am --abort >/dev/null 2>&1 || true
+				sed 's/^/  | /' "$LOGS/am.log" | head -n 15 >&2
+				die "patch $p does not apply to base $base_info"
+			fi
+			n=$((n + 1))
+		done
+		g tag -f "$(posting_tag "$d")" HEAD >/dev/null
 	done
-	msg "series: $n patch(es) applied on base $base_info"
+	msg "series: $n patch(es) of $(selected_postings | wc -w) posting(s) ($(selected_postings)) applied on base $base_info"
 	write_stamp
 }
 
@@ -93,7 +105,7 @@ apply_series() {
 # machine's base differs (the patches may still apply).
 check_cover_base() {
 	local want have
-	want=$(sed -n 's/^base-commit: //p' "$PATCHES/0000-cover-letter.patch" 2>/dev/null | head -n 1)
+	want=$(sed -n 's/^base-commit: //p' "$PATCHES/${POSTINGS[0]}/0000-cover-letter.patch" 2>/dev/null | head -n 1)
 	have=$(g rev-parse "$BASE_TAG")
 	[ -z "$want" ] || [ "$want" = "$have" ] ||
 		warn "the series was made on base-commit $want, this base is $have ($(sed -n 's/^debian_package=//p' "$BUILD/base.txt"))"
@@ -103,34 +115,70 @@ write_stamp() {
 	local tmp
 	tmp=$(mktemp -d)
 	export_to "$tmp"
-	printf 'patches=%s\nexport=%s\n' "$(dir_hash "$PATCHES")" "$(dir_hash "$tmp")" >"$(stamp_file)"
+	printf 'patches=%s\nexport=%s\nselected=%s\n' "$(dir_hash "$PATCHES")" "$(dir_hash "$tmp")" \
+		"$(selected_postings)" >"$(stamp_file)"
 	rm -rf "$tmp"
 }
 
 stamp() { sed -n "s/^$1=//p" "$(stamp_file)" 2>/dev/null; }
 
-# export_to DIR: format the commits above the base into DIR, as patches/
-# holds them: numbered patches, a series file and a cover letter.  The
-# output depends on the commits alone (no dates of today, no commit ids but
-# the base's), so an unchanged tree exports byte-identically.
-export_to() {
-	local dir=$1 n
-	mkdir -p "$dir"
-	n=$(g rev-list --count "$BASE_TAG"..HEAD)
-	if [ "$n" -gt 0 ]; then
-		g format-patch -q --numbered --zero-commit --no-signature \
-			--abbrev=12 --no-binary -o "$dir" "$BASE_TAG"..HEAD
-	fi
-	(cd "$dir" && ls -1 | grep -E '^[0-9]{4}-.*\.patch$' | grep -v '^0000-' || true) >"$dir/series"
-	cover_letter "$n" >"$dir/0000-cover-letter.patch"
+# posting_range POSTING: the commits of a posting, as A..B.  A posting
+# ends at its tag; the last one selected ends at HEAD.
+posting_range() {
+	local d=$1 prev=$BASE_TAG x end=HEAD
+	for x in "${POSTINGS[@]}"; do
+		[ "$x" = "$d" ] && break
+		prev=$(posting_tag "$x")
+	done
+	[ "$d" = "$(selected_postings | awk '{print $NF}')" ] || end=$(posting_tag "$d")
+	for x in "$prev" "$end"; do
+		g rev-parse -q --verify "$x^{commit}" >/dev/null ||
+			die "build/linux has no tag $x: tag the last commit of that posting (git -C build/linux tag -f $x COMMIT)"
+		g merge-base --is-ancestor "$x" HEAD ||
+			die "build/linux: tag $x is not on HEAD (after a rebase, move it: git -C build/linux tag -f $x COMMIT)"
+	done
+	echo "$prev..$end"
 }
 
-# The subject and text of the cover letter are kept from patches/; the
-# shortlog, diffstat and base-commit lines are regenerated.
+# export_to DIR: format the commits above the base into DIR, as patches/
+# holds them: per posting a directory of numbered patches with a cover
+# letter, and one series file.  The output depends on the commits alone
+# (no dates of today, no commit ids but the base's), so an unchanged tree
+# exports byte-identically.  Postings SERIES leaves out keep their lines
+# of patches/series.
+export_to() {
+	local dir=$1 d range n sel
+	sel=" $(selected_postings) "
+	mkdir -p "$dir"
+	: >"$dir/series"
+	for d in "${POSTINGS[@]}"; do
+		if [[ $sel != *" $d "* ]]; then
+			[ -f "$PATCHES/series" ] && grep -E "^(# )?$d[/:]" "$PATCHES/series" >>"$dir/series" || true
+			continue
+		fi
+		range=$(posting_range "$d")
+		n=$(g rev-list --count "$range")
+		mkdir -p "$dir/$d"
+		if [ "$n" -gt 0 ]; then
+			g format-patch -q --numbered --zero-commit --no-signature \
+				--subject-prefix="PATCH v$SERIES_VERSION" \
+				--abbrev=12 --no-binary -o "$dir/$d" "$range"
+		fi
+		cover_letter "$d" "$range" "$n" >"$dir/$d/0000-cover-letter.patch"
+		printf '# %s: %s\n' "$d" "$(sed -n 's/^Subject: //p' "$dir/$d/0000-cover-letter.patch")" >>"$dir/series"
+		(cd "$dir/$d" && ls -1 | grep -E '^[0-9]{4}-.*\.patch$' | grep -v '^0000-' | sed "s|^|$d/|" || true) >>"$dir/series"
+	done
+}
+
+# cover_letter POSTING RANGE N: the subject and text are kept from the
+# posting's cover letter in patches/; the shortlog, diffstat and base lines
+# are regenerated.  A posting that applies on another one names the base
+# and, as git format-patch --base does, the patch ids of the patches it
+# needs (prerequisite-patch-id:).
 cover_letter() {
-	local n=$1 old=$PATCHES/0000-cover-letter.patch subject blurb who
-	subject="Time interpolator for Linux 6.1"
-	blurb="*** Describe the series here. ***"
+	local d=$1 range=$2 n=$3 old=$PATCHES/$1/0000-cover-letter.patch subject blurb who c
+	subject="Time interpolator for Linux 6.1 ($d)"
+	blurb="*** Describe the posting here. ***"
 	if [ -f "$old" ]; then
 		subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$old" | head -n 1)
 		# The text: from the first blank line after the headers to the
@@ -143,15 +191,18 @@ cover_letter() {
 	who="$(g config user.name) <$(g config user.email)>"
 	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
 	printf 'From: %s\n' "$who"
-	printf 'Date: %s\n' "$(g log -1 --format=%aD HEAD)"
-	printf 'Subject: [PATCH 0/%d] %s\n\n' "$n" "$subject"
+	printf 'Date: %s\n' "$(g log -1 --format=%aD "${range#*..}")"
+	printf 'Subject: [PATCH v%s 0/%d] %s\n\n' "$SERIES_VERSION" "$n" "$subject"
 	printf '%s\n\n' "$blurb" | cat -s
 	if [ "$n" -gt 0 ]; then
-		g shortlog "$BASE_TAG"..HEAD
-		g diff --stat=72 --summary "$BASE_TAG" HEAD
+		g shortlog "$range"
+		g diff --stat=72 --summary "${range%..*}" "${range#*..}"
 		echo
 	fi
 	printf 'base-commit: %s\n' "$(g rev-parse "$BASE_TAG")"
+	for c in $(g rev-list --reverse "$BASE_TAG..${range%..*}"); do
+		printf 'prerequisite-patch-id: %s\n' "$(g show "$c" | g patch-id --stable | cut -d' ' -f1)"
+	done
 	printf -- '-- \n'
 }
 
@@ -162,7 +213,7 @@ require_tree() {
 
 # What build/linux holds beyond patches/, as text; empty when nothing.
 tree_delta() {
-	local tmp st
+	local tmp st d
 	if [ -d "$SRC/.git/rebase-apply" ] || [ -d "$SRC/.git/rebase-merge" ]; then
 		echo "build/linux: a git am or rebase is in progress"
 	fi
@@ -170,7 +221,10 @@ tree_delta() {
 	[ -z "$st" ] || printf 'build/linux: uncommitted changes:\n%s\n' "$st"
 	tmp=$(mktemp -d)
 	export_to "$tmp"
-	diff -r -q "$PATCHES" "$tmp" 2>&1 | sed -e "s|$tmp|build/linux|g" -e "s|$PATCHES|patches|g" || true
+	for d in $(selected_postings); do
+		diff -r -q "$PATCHES/$d" "$tmp/$d" 2>&1 || true
+	done | sed -e "s|$tmp|build/linux|g" -e "s|$PATCHES|patches|g"
+	cmp -s "$PATCHES/series" "$tmp/series" || echo "patches/series and build/linux's series differ"
 	rm -rf "$tmp"
 }
 
@@ -182,14 +236,18 @@ cmd_export() {
 	tmp=$(mktemp -d)
 	export_to "$tmp"
 	mkdir -p "$PATCHES"
-	for f in "$PATCHES"/*.patch; do
+	for f in "$PATCHES"/*.patch; do	# the layout of one posting
 		[ -e "$f" ] || continue
-		[ -e "$tmp/$(basename "$f")" ] || { rm -f "$f"; echo "removed patches/$(basename "$f")"; changed=1; }
+		rm -f "$f"; echo "removed patches/$(basename "$f")"; changed=1
 	done
-	for f in "$tmp"/*; do
-		if ! cmp -s "$f" "$PATCHES/$(basename "$f")"; then
-			cp "$f" "$PATCHES/"
-			echo "wrote patches/$(basename "$f")"
+	for f in $(cd "$PATCHES" && for d in $(selected_postings); do ls -1 "$d"/*.patch 2>/dev/null; done); do
+		[ -e "$tmp/$f" ] || { rm -f "$PATCHES/$f"; echo "removed patches/$f"; changed=1; }
+	done
+	for f in $(cd "$tmp" && find . -type f | sed 's|^\./||' | LC_ALL=C sort); do
+		if ! cmp -s "$tmp/$f" "$PATCHES/$f"; then
+			mkdir -p "$(dirname "$PATCHES/$f")"
+			cp "$tmp/$f" "$PATCHES/$f"
+			echo "wrote patches/$f"
 			changed=1
 		fi
 	done
@@ -210,7 +268,7 @@ cmd_series_check() {
 		printf '%s\n' "$d"
 		die "series-check: build/linux and patches/ differ (make export, then commit patches/)"
 	fi
-	echo "series-check: build/linux matches patches/ ($(series_list | wc -l) patches)"
+	echo "series-check: build/linux matches patches/ ($(series_list | wc -l) patches in $(selected_postings | wc -w) posting(s): $(selected_postings))"
 }
 
 # sync: bring build/linux to patches/, keeping the tree (and the kernel's
@@ -234,13 +292,30 @@ cmd_sync() {
 		return
 	fi
 	require_tree
-	local tmp e p clean=0
+	local tmp e p clean=0 was
+	p=$(dir_hash "$PATCHES")
+	[ -z "$(g status --porcelain)" ] && [ ! -d "$SRC/.git/rebase-apply" ] && clean=1
+	# SERIES chose other postings than the tree holds: re-apply, if the
+	# tree holds nothing beyond what its own postings exported.
+	was=$(stamp selected)
+	if [ -n "$was" ] && [ "$was" != "$(selected_postings)" ]; then
+		tmp=$(mktemp -d)
+		(SERIES=$([ "$was" = "${POSTINGS[0]}" ] && echo core || echo all); export_to "$tmp")
+		e=$(dir_hash "$tmp")
+		rm -rf "$tmp"
+		[ $clean = 1 ] && [ "$e" = "$(stamp export)" ] || [ "${FORCE:-}" = 1 ] ||
+			die "build/linux holds work beyond patches/ (postings: $was): run make export with that SERIES, or FORCE=1"
+		msg "tree: applying the posting(s) $(selected_postings) (the tree held $was)"
+		g am --abort >/dev/null 2>&1 || true
+		g reset -q --hard "$BASE_TAG"
+		g clean -q -fdx
+		apply_series
+		return
+	fi
 	tmp=$(mktemp -d)
 	export_to "$tmp"
 	e=$(dir_hash "$tmp")
 	rm -rf "$tmp"
-	p=$(dir_hash "$PATCHES")
-	[ -z "$(g status --porcelain)" ] && [ ! -d "$SRC/.git/rebase-apply" ] && clean=1
 	if [ $clean = 1 ] && [ "$e" = "$(stamp export)" ] && [ "$p" = "$(stamp patches)" ]; then
 		msg "tree: build/linux matches patches/"
 		return 0
@@ -269,9 +344,10 @@ cmd_base_tree() {
 
 case ${1:-} in
 tree|sync) mkdir -p "$LOGS"; cmd_sync ;;
+series-list) series_list ;;
 export) cmd_export ;;
 series-check) cmd_series_check ;;
 base-tree) cmd_base_tree ;;
 base-info) cat "$BUILD/base.txt" ;;
-*) die "usage: tree.sh tree|sync|export|series-check|base-tree|base-info" ;;
+*) die "usage: tree.sh tree|sync|export|series-check|series-list|base-tree|base-info" ;;
 esac
