@@ -21,6 +21,8 @@
 #     defconfig (the defconfigs plus KUnit and the series' suites), with
 #     no warning in the touched files, and W=1 and sparse (C=2) add none
 #     to those files against the base.
+# SERIES=core checks the first posting alone (build/linux then holds it
+# alone: make tree follows SERIES).
 # CHECK_BISECT=0 skips the x86 prefix builds (a few minutes a patch);
 # CHECK_IA64=0 the ia64 ones; CHECK_FULL=0 the allnoconfig, defconfig and
 # i386 builds and W=1/sparse.
@@ -34,12 +36,14 @@ show() { sed -n "1,${2:-10}p" <<<"$1" | sed 's/^/      /'; }
 bad() { printf 'check FAILED: %s\n' "$*"; fails=$((fails + 1)); }
 
 "$TOP/scripts/deps.sh" sparse python3-sphinx python3-sphinx-rtd-theme
+# build/linux follows patches/ and SERIES (it keeps work of its own).
+"$TOP/scripts/tree.sh" sync || exit 1
 "$TOP/scripts/tree.sh" series-check || exit 1
 # The series' own options (its KUnit suites): unknown to the early
 # prefixes and to the base, where merge_config.sh only notes them.
 series_frag=("$TOP/configs/x86_64-series.config")
 mapfile -t touched < <(g diff --name-only "$BASE_TAG" HEAD)
-mapfile -t series < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series")
+mapfile -t series < <("$TOP/scripts/tree.sh" series-list)
 n=${#series[@]}
 
 step "export is stable"

@@ -171,7 +171,8 @@ cmd_test() {
 		bg+=(debug)
 		debug=pending
 	fi
-	[ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ] && bg+=(ia64)
+	# SERIES=core has no ia64 patch: make ia64 would check the base's ia64.
+	[ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ] && [ "${SERIES:-}" != core ] && bg+=(ia64)
 	bg+=(harness)
 	msg "make test: $n boot(s), $par at a time; at idle priority meanwhile: ${bg[*]} (logs build/logs/test-*.log)"
 

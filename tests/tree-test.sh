@@ -13,11 +13,12 @@ check() {	# check NAME CONDITION-EXIT-STATUS DETAIL
 	if [ "$2" -eq 0 ]; then result "$1" pass; else result "$1" fail "$3"; fi
 }
 
-mkdir -p "$tmp/src/linux-fake/kernel/time" "$tmp/patches"
+mkdir -p "$tmp/src/linux-fake/kernel/time" "$tmp/patches/1-core" "$tmp/patches/2-ia64"
 printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 999\nEXTRAVERSION =\n' >"$tmp/src/linux-fake/Makefile"
 printf 'int a;\n' >"$tmp/src/linux-fake/kernel/time/a.c"
 tar -C "$tmp/src" -cJf "$tmp/fake.tar.xz" linux-fake
-printf 'Subject: [PATCH 0/0] Fake series\n\nA fake series for the harness tests.\n' >"$tmp/patches/0000-cover-letter.patch"
+printf 'Subject: [PATCH 0/0] Fake series\n\nA fake series for the harness tests.\n' >"$tmp/patches/1-core/0000-cover-letter.patch"
+printf 'Subject: [PATCH 0/0] Fake second posting\n\nIt applies on the first.\n' >"$tmp/patches/2-ia64/0000-cover-letter.patch"
 : >"$tmp/patches/series"
 
 export BASE_TARBALL=$tmp/fake.tar.xz PATCHES=$tmp/patches BUILD=$tmp/b1
@@ -52,15 +53,26 @@ out=$("$T" sync 2>&1)
 [ $? -ne 0 ] && grep -q 'holds work' <<<"$out"
 check sync-keeps-work $? "sync did not refuse to drop a commit: $out"
 
-"$T" export >/dev/null 2>&1 && [ "$(cat "$PATCHES/series")" = "0001-time-Add-b.patch" ] &&
-	grep -q '^Subject: \[PATCH 0/1\] Fake series$' "$PATCHES/0000-cover-letter.patch" &&
-	grep -q "^base-commit: $base1$" "$PATCHES/0000-cover-letter.patch" &&
-	grep -q '^A fake series for the harness tests.$' "$PATCHES/0000-cover-letter.patch"
-check export-writes $? "export: series '$(cat "$PATCHES/series")', cover: $(head -c 300 "$PATCHES/0000-cover-letter.patch")"
+# b ends the first posting (its tag), c is the second posting.
+gl tag -f posting/1-core HEAD >/dev/null
+echo 'int c2;' >"$BUILD/linux/kernel/time/c.c"
+gl add kernel/time/c.c
+gl -c user.name=T -c user.email=t@t commit -qm 'time: Add c' >/dev/null
+c1=$PATCHES/1-core/0000-cover-letter.patch c2=$PATCHES/2-ia64/0000-cover-letter.patch
+"$T" export >/dev/null 2>&1 &&
+	[ "$(grep -v '^#' "$PATCHES/series" | tr '\n' ' ')" = "1-core/0001-time-Add-b.patch 2-ia64/0001-time-Add-c.patch " ] &&
+	grep -q '^Subject: \[PATCH v2 0/1\] Fake series$' "$c1" &&
+	grep -q "^base-commit: $base1$" "$c1" && ! grep -q '^prerequisite-patch-id:' "$c1" &&
+	grep -q '^A fake series for the harness tests.$' "$c1" &&
+	grep -q '^Subject: \[PATCH v2 0/1\] Fake second posting$' "$c2" &&
+	grep -q "^base-commit: $base1$" "$c2" &&
+	[ "$(grep -c '^prerequisite-patch-id: ' "$c2")" = 1 ] &&
+	grep -q '^Subject: \[PATCH v2 1/1\] time: Add c$' "$PATCHES/2-ia64/0001-time-Add-c.patch"
+check export-writes $? "export: series '$(cat "$PATCHES/series")', covers: $(head -c 300 "$c1") $(tail -c 300 "$c2")"
 
-sum1=$(cat "$PATCHES"/* | sha256sum)
+sum1=$(find "$PATCHES" -type f | sort | xargs cat | sha256sum)
 out=$("$T" export 2>&1)
-[ "$sum1" = "$(cat "$PATCHES"/* | sha256sum)" ] && grep -q 'already matches' <<<"$out"
+[ "$sum1" = "$(find "$PATCHES" -type f | sort | xargs cat | sha256sum)" ] && grep -q 'already matches' <<<"$out"
 check export-stable $? "a second export changed patches/: $out"
 
 "$T" series-check >/dev/null 2>&1
@@ -71,17 +83,36 @@ rm -rf "$BUILD/linux"
 "$T" tree >/dev/null 2>&1 && [ "$head1" = "$(gl rev-parse 'HEAD^{tree}')" ]
 check tree-reapplies $? "make tree from patches/ gave another tree"
 
+# SERIES=core: the first posting alone, in the tree and in series-check;
+# its export leaves the second posting's files and lines alone.
+SERIES=core "$T" tree >/dev/null 2>&1 && [ ! -e "$BUILD/linux/kernel/time/c.c" ] &&
+	grep -q '^int b;$' "$BUILD/linux/kernel/time/a.c" &&
+	SERIES=core "$T" series-check >/dev/null 2>&1 &&
+	SERIES=core "$T" export >/dev/null 2>&1 &&
+	[ "$sum1" = "$(find "$PATCHES" -type f | sort | xargs cat | sha256sum)" ]
+check series-core $? "SERIES=core: $(ls "$BUILD/linux/kernel/time") $(git -C "$TOP" diff --no-index --stat "$tmp/patches.none" "$PATCHES" 2>&1 | tail -n 1)"
+"$T" tree >/dev/null 2>&1 && [ -e "$BUILD/linux/kernel/time/c.c" ] && "$T" series-check >/dev/null 2>&1
+check series-all-again $? "make tree after SERIES=core did not bring the second posting back"
+
+# A rebase that leaves a posting's tag behind is refused, not guessed.
+gl tag -f posting/1-core "$(gl commit-tree -p base -m 'time: Add b, rebased' "$(gl rev-parse 'base^{tree}')")" >/dev/null
+out=$("$T" export 2>&1)
+[ $? -ne 0 ] && grep -q 'is not on HEAD' <<<"$out"
+check stale-posting-tag $? "$out"
+rm -rf "$BUILD/linux"
+"$T" tree >/dev/null 2>&1
+
 # A pull changed patches/: the tree holds no work of its own, so it follows.
 cp -r "$PATCHES" "$tmp/patches.old"
-sed -i 's/^+int b;/+int c;/' "$PATCHES/0001-time-Add-b.patch"
+sed -i 's/^+int b;/+int c;/' "$PATCHES/1-core/0001-time-Add-b.patch"
 "$T" sync >/dev/null 2>&1 && grep -q '^int c;$' "$BUILD/linux/kernel/time/a.c"
 check sync-follows-patches $? "sync did not re-apply a changed patches/"
 
 # A patch that does not apply names itself and the base.
-sed -i 's/^ int a;/ int z;/' "$PATCHES/0001-time-Add-b.patch"
+sed -i 's/^ int a;/ int z;/' "$PATCHES/1-core/0001-time-Add-b.patch"
 rm -rf "$BUILD/linux"
 out=$("$T" tree 2>&1)
-[ $? -ne 0 ] && grep -q 'patch 0001-time-Add-b.patch does not apply to base 6.1.999' <<<"$out"
+[ $? -ne 0 ] && grep -q 'patch 1-core/0001-time-Add-b.patch does not apply to base 6.1.999' <<<"$out"
 check bad-patch-named $? "$out"
 
 rm -rf "$BUILD"
