@@ -22,6 +22,7 @@ help:
 	@echo "make ctxsw-bench   context switches in the guest, sched_clock stable vs not (build/bench/ctxsw.md)"
 	@echo "make ia64          cross-build the series for IA64 and check the fastcalls (no emulator)"
 	@echo "SERIES=none        do any of run/test/boot on the unpatched base"
+	@echo "SERIES=core        do any of tree/export/series-check/check/run/test/boot on the first posting alone"
 
 deps:
 	@$(S)/deps.sh
