@@ -271,6 +271,23 @@ cmd_series_check() {
 	echo "series-check: build/linux matches patches/ ($(series_list | wc -l) patches in $(selected_postings | wc -w) posting(s): $(selected_postings))"
 }
 
+# export_hash: the hash of what export would write now.
+export_hash() {
+	local tmp
+	tmp=$(mktemp -d)
+	export_to "$tmp"
+	dir_hash "$tmp"
+	rm -rf "$tmp"
+}
+
+# reapply: build/linux back to the base, then the selected postings.
+reapply() {
+	g am --abort >/dev/null 2>&1 || true
+	g reset -q --hard "$BASE_TAG"
+	g clean -q -fdx
+	apply_series
+}
+
 # sync: bring build/linux to patches/, keeping the tree (and the kernel's
 # incremental build) when it already matches.  Work in build/linux that
 # patches/ lacks is never thrown away without FORCE=1.
@@ -292,40 +309,28 @@ cmd_sync() {
 		return
 	fi
 	require_tree
-	local tmp e p clean=0 was
+	local e p clean=0 was
 	p=$(dir_hash "$PATCHES")
 	[ -z "$(g status --porcelain)" ] && [ ! -d "$SRC/.git/rebase-apply" ] && clean=1
 	# SERIES chose other postings than the tree holds: re-apply, if the
 	# tree holds nothing beyond what its own postings exported.
 	was=$(stamp selected)
 	if [ -n "$was" ] && [ "$was" != "$(selected_postings)" ]; then
-		tmp=$(mktemp -d)
-		(SERIES=$([ "$was" = "${POSTINGS[0]}" ] && echo core || echo all); export_to "$tmp")
-		e=$(dir_hash "$tmp")
-		rm -rf "$tmp"
+		e=$(SERIES=$([ "$was" = "${POSTINGS[0]}" ] && echo core || echo all) export_hash)
 		[ $clean = 1 ] && [ "$e" = "$(stamp export)" ] || [ "${FORCE:-}" = 1 ] ||
 			die "build/linux holds work beyond patches/ (postings: $was): run make export with that SERIES, or FORCE=1"
 		msg "tree: applying the posting(s) $(selected_postings) (the tree held $was)"
-		g am --abort >/dev/null 2>&1 || true
-		g reset -q --hard "$BASE_TAG"
-		g clean -q -fdx
-		apply_series
+		reapply
 		return
 	fi
-	tmp=$(mktemp -d)
-	export_to "$tmp"
-	e=$(dir_hash "$tmp")
-	rm -rf "$tmp"
+	e=$(export_hash)
 	if [ $clean = 1 ] && [ "$e" = "$(stamp export)" ] && [ "$p" = "$(stamp patches)" ]; then
 		msg "tree: build/linux matches patches/"
 		return 0
 	fi
 	if [ $clean = 1 ] && [ "$e" = "$(stamp export)" ] || [ "${FORCE:-}" = 1 ]; then
 		msg "tree: patches/ changed; re-applying the series on the base"
-		g am --abort >/dev/null 2>&1 || true
-		g reset -q --hard "$BASE_TAG"
-		g clean -q -fdx
-		apply_series
+		reapply
 		return
 	fi
 	tree_delta >&2
