@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pkgs=(linux-source-6.1 qemu-system-x86 busybox-static
+pkgs=("$BASE_PKG" qemu-system-x86 busybox-static
       build-essential bc bison flex libelf-dev libssl-dev
       cpio gzip xz-utils kmod rsync python3 git gcc-multilib "$@")
 

@@ -3,12 +3,24 @@
 # Common paths and helpers for the harness scripts; sourced, not run.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+
+# BASE: the kernel the series applies to, from Debian's linux-source-BASE.
+# 6.1 (the default, the last LTS with arch/ia64) carries both postings in
+# patches/, built in build/; 6.12 (the LTS distributions ship now) the
+# first posting, ported, in patches/6.12/, built in build/6.12/.
+BASE=${BASE:-6.1}
+case $BASE in
+6.1)	_base_dir= ;;
+6.12)	_base_dir=/6.12 ;;
+*)	printf 'error: BASE=%s: the series has a base 6.1 (default) and 6.12\n' "$BASE" >&2; exit 1 ;;
+esac
+BASE_PKG=linux-source-$BASE
+BUILD=${BUILD:-$TOP/build$_base_dir}
 SRC=$BUILD/linux		# patched tree, a git repository (make tree)
 BASE_SRC=$BUILD/base		# worktree of the base commit, never edited
 LOGS=$BUILD/logs
-PATCHES=${PATCHES:-$TOP/patches}
-BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+PATCHES=${PATCHES:-$TOP/patches$_base_dir}
+BASE_TARBALL=${BASE_TARBALL:-/usr/src/$BASE_PKG.tar.xz}
 BASE_TAG=base
 SERIES_NAME=time-interp
 JOBS=${JOBS:-$(nproc)}
@@ -41,6 +53,7 @@ flavour_src() {
 # patches/series lists both, in order.  build/linux tags the last commit
 # of each posting but the last "posting/NAME".
 POSTINGS=(1-core 2-ia64)
+[ "$BASE" = 6.1 ] || POSTINGS=(1-core)
 SERIES_VERSION=2
 
 # selected_postings: the postings SERIES selects; SERIES=core is the

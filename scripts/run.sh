@@ -171,8 +171,10 @@ cmd_test() {
 		bg+=(debug)
 		debug=pending
 	fi
-	# SERIES=core has no ia64 patch: make ia64 would check the base's ia64.
-	[ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ] && [ "${SERIES:-}" != core ] && bg+=(ia64)
+	# Without the ia64 posting (SERIES=core, BASE=6.12) make ia64 has
+	# nothing of the series to check.
+	[ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ] &&
+		[[ " $(selected_postings) " = *" 2-ia64 "* ]] && bg+=(ia64)
 	bg+=(harness)
 	msg "make test: $n boot(s), $par at a time; at idle priority meanwhile: ${bg[*]} (logs build/logs/test-*.log)"
 

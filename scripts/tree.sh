@@ -25,11 +25,11 @@ base_version() {
 # date so that the base commit id depends on the tarball alone.
 make_base() {
 	[ -f "$BASE_TARBALL" ] ||
-		die "base tarball $BASE_TARBALL is missing: apt-get install linux-source-6.1"
+		die "base tarball $BASE_TARBALL is missing: apt-get install $BASE_PKG"
 	local sha ver pkgver tmp
 	msg "base: hashing $BASE_TARBALL"
 	sha=$(sha256sum "$BASE_TARBALL" | cut -d' ' -f1)
-	pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+	pkgver=$(dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null || echo unknown)
 	rm -rf "$SRC" "$BASE_SRC" "$BUILD/unpack"
 	mkdir -p "$BUILD/unpack"
 	msg "base: unpacking (about 15 s)"
@@ -48,12 +48,12 @@ make_base() {
 	g config user.email "$(git -C "$TOP" config user.email 2>/dev/null || echo "harness@localhost")"
 	g add -A -f .
 	env "${BASE_GIT_ENV[@]}" git -C "$SRC" commit -q --no-verify \
-		-m "Linux $ver (Debian linux-source-6.1 $pkgver)" \
+		-m "Linux $ver (Debian $BASE_PKG $pkgver)" \
 		-m "Unpacked from $(basename "$BASE_TARBALL"), sha256 $sha."
 	g tag "$BASE_TAG"
 	cat >"$BUILD/base.txt" <<EOF
 version=$ver
-debian_package=linux-source-6.1 $pkgver
+debian_package=$BASE_PKG $pkgver
 tarball=$BASE_TARBALL
 sha256=$sha
 base_commit=$(g rev-parse "$BASE_TAG")
@@ -67,7 +67,19 @@ EOF
 stamp_file() { echo "$SRC/.git/th-stamp"; }
 
 # dir_hash DIR: one hash over the names and contents of DIR's files.
-dir_hash() { (cd "$1" && find . -type f | LC_ALL=C sort | xargs -r sha256sum) | sha256sum | cut -d' ' -f1; }
+dir_hash() { (cd "$1" && find "${@:2}" -type f | LC_ALL=C sort | xargs -r sha256sum) | sha256sum | cut -d' ' -f1; }
+
+# patches_hash: dir_hash of what the selected postings are made of in
+# patches/ (another base's queue, in a directory of patches/, is not).
+patches_hash() {
+	local d args=()
+	[ -f "$PATCHES/series" ] && args+=(series)
+	for d in $(selected_postings); do
+		[ -d "$PATCHES/$d" ] && args+=("$d")
+	done
+	[ ${#args[@]} -gt 0 ] || { echo none; return; }
+	dir_hash "$PATCHES" "${args[@]}"
+}
 
 # series_list [POSTING...]: the patches of the postings (default: the
 # selected ones), as patches/series lists them (POSTING/NNNN-....patch).
@@ -115,7 +127,7 @@ write_stamp() {
 	local tmp
 	tmp=$(mktemp -d)
 	export_to "$tmp"
-	printf 'patches=%s\nexport=%s\nselected=%s\n' "$(dir_hash "$PATCHES")" "$(dir_hash "$tmp")" \
+	printf 'patches=%s\nexport=%s\nselected=%s\n' "$(patches_hash)" "$(dir_hash "$tmp" .)" \
 		"$(selected_postings)" >"$(stamp_file)"
 	rm -rf "$tmp"
 }
@@ -177,7 +189,7 @@ export_to() {
 # needs (prerequisite-patch-id:).
 cover_letter() {
 	local d=$1 range=$2 n=$3 old=$PATCHES/$1/0000-cover-letter.patch subject blurb who c
-	subject="Time interpolator for Linux 6.1 ($d)"
+	subject="Time interpolator for Linux $BASE ($d)"
 	blurb="*** Describe the posting here. ***"
 	if [ -f "$old" ]; then
 		subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$old" | head -n 1)
@@ -276,7 +288,7 @@ export_hash() {
 	local tmp
 	tmp=$(mktemp -d)
 	export_to "$tmp"
-	dir_hash "$tmp"
+	dir_hash "$tmp" .
 	rm -rf "$tmp"
 }
 
@@ -310,7 +322,7 @@ cmd_sync() {
 	fi
 	require_tree
 	local e p clean=0 was
-	p=$(dir_hash "$PATCHES")
+	p=$(patches_hash)
 	[ -z "$(g status --porcelain)" ] && [ ! -d "$SRC/.git/rebase-apply" ] && clean=1
 	# SERIES chose other postings than the tree holds: re-apply, if the
 	# tree holds nothing beyond what its own postings exported.
