@@ -3,6 +3,8 @@
 # Host-side tests of the series workflow (scripts/tree.sh) on a fake,
 # tiny base tarball.  Prints "RESULT name pass|fail detail" lines.
 set -uo pipefail
+# The caller's choice of base and postings is not the tests' own.
+unset SERIES BASE
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 T=$TOP/scripts/tree.sh
 tmp=$(mktemp -d)
