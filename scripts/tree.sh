@@ -93,11 +93,13 @@ series_list() {
 
 posting_tag() { echo "posting/$1"; }
 
+# apply_series [POSTING...]: git am the postings (default: the selected
+# ones) on HEAD, tagging the end of each.
 apply_series() {
 	local p d n=0 base_info
 	base_info="$(sed -n 's/^version=//p' "$BUILD/base.txt") (sha256 $(sed -n 's/^sha256=//p' "$BUILD/base.txt" | cut -c1-16)...)"
 	check_cover_base
-	for d in $(selected_postings); do
+	for d in ${@:-$(selected_postings)}; do
 		for p in $(series_list "$d"); do
 			[ -f "$PATCHES/$p" ] || die "patches/series names $p, which is not in patches/"
 			if ! g am -q --no-3way "$PATCHES/$p" >"$LOGS/am.log" 2>&1; then
@@ -124,12 +126,8 @@ check_cover_base() {
 }
 
 write_stamp() {
-	local tmp
-	tmp=$(mktemp -d)
-	export_to "$tmp"
-	printf 'patches=%s\nexport=%s\nselected=%s\n' "$(patches_hash)" "$(dir_hash "$tmp" .)" \
+	printf 'patches=%s\nexport=%s\nselected=%s\n' "$(patches_hash)" "$(export_hash)" \
 		"$(selected_postings)" >"$(stamp_file)"
-	rm -rf "$tmp"
 }
 
 stamp() { sed -n "s/^$1=//p" "$(stamp_file)" 2>/dev/null; }
@@ -332,7 +330,17 @@ cmd_sync() {
 		[ $clean = 1 ] && [ "$e" = "$(stamp export)" ] || [ "${FORCE:-}" = 1 ] ||
 			die "build/linux holds work beyond patches/ (postings: $was): run make export with that SERIES, or FORCE=1"
 		msg "tree: applying the posting(s) $(selected_postings) (the tree held $was)"
-		reapply
+		# The first posting alone: cut at its tag; all again: the rest
+		# on top.  Files the first posting's commits made stay as they
+		# are, so the kernel build keeps their objects.
+		if [ "$(selected_postings)" = "${POSTINGS[0]}" ]; then
+			g reset -q --hard "$(posting_tag "${POSTINGS[0]}")"
+			write_stamp
+		elif [ "$was" = "${POSTINGS[0]}" ] && [ "$(g rev-parse HEAD)" = "$(g rev-parse "$(posting_tag "$was")")" ]; then
+			apply_series "${POSTINGS[@]:1}"
+		else
+			reapply
+		fi
 		return
 	fi
 	e=$(export_hash)
