@@ -24,10 +24,14 @@ import subprocess
 import sys
 
 EMULATED = "emulated (QEMU TCG)"
-# Boot order in every table: the base first, then the series' modes.
+# Boot order in every table: the base first, then the series' modes; 6.1
+# (base, patched), then 6.12 (base612, patched612).
 ORDER = ["base-default", "base-hpet", "patched-default", "patched-nojitter",
          "patched-nowatchdog", "patched-force", "patched-force-nowatchdog",
-         "patched-hpet"]
+         "patched-hpet", "base612-default", "base612-hpet", "patched612-default",
+         "patched612-nojitter", "patched612-hpet"]
+KERNEL_LABEL = {"base": "6.1", "patched": "series", "base612": "6.12",
+                "patched612": "series/6.12"}
 DESCR = {
     "default": "as booted",
     "nojitter": "nojitter",
@@ -128,7 +132,12 @@ def fmt(x, digits=3):
 
 def boot_label(name):
     kernel, mode = name.split("-", 1)
-    return f"{'6.1' if kernel == 'base' else 'series'} {mode}"
+    return f"{KERNEL_LABEL.get(kernel, kernel)} {mode}"
+
+
+def base_boot(name):
+    """The unpatched default boot of a boot's own base: its ratios' divisor."""
+    return "base612-default" if name.split("-", 1)[0].endswith("612") else "base-default"
 
 
 def col_label(col):
@@ -360,7 +369,7 @@ class Run:
                           [[boot_label(b), self.state[b].get("kernel", "?"), self.args(b),
                             self.state[b].get("cpus", "?"),
                             self.state[b].get("clocksource", "?"), self.last_cs(b),
-                            self.state[b].get("tsc compensation", "n/a (6.1)")]
+                            self.state[b].get("tsc compensation", "n/a (unpatched)")]
                            for b in self.boots],
                           ["---"] * 3 + ["---:"] + ["---"] * 3))
         L.append("")
@@ -376,11 +385,13 @@ class Run:
     def md_todscale(self, call):
         L = text(f"## todscale: {call}, WALL (s) of N calls a thread, {EMULATED}")
         cpus = sorted({r[0] for b in self.boots for r in self.tods.get((b, call), [])})
-        base = {r[0]: r[1] for r in self.tods.get(("base-default", call), [])}
+        bases = {b: {r[0]: r[1] for r in self.tods.get((b, call), [])}
+                 for b in ("base-default", "base612-default")}
         head = ["boot"] + [f"{c} CPU{'s' if c > 1 else ''}" for c in cpus]
         head += ["clocksource after"]
-        if base:
-            head += [f"/ 6.1 default, {cpus[0]} CPU", f"/ 6.1 default, {cpus[-1]} CPUs"]
+        if any(bases.values()):
+            head += [f"/ its base's default, {cpus[0]} CPU",
+                     f"/ its base's default, {cpus[-1]} CPUs"]
         rows = []
         for b in self.boots:
             r = {x[0]: x for x in self.tods.get((b, call), [])}
@@ -389,14 +400,16 @@ class Run:
             row = [boot_label(b)] + [f"{fmt(r[c][1])} ({fmt(r[c][2])})" if c in r else ""
                                      for c in cpus]
             row.append(cs_after(self.out[b].get(f"todscale {call}", [])) or "?")
-            if base:
+            if any(bases.values()):
+                base = bases[base_boot(b)]
                 row += [fmt(r[c][1] / base[c], 2) if c in r and base.get(c) else ""
                         for c in (cpus[0], cpus[-1])]
             rows.append(row)
         L.append(md_table(head, rows))
         L.append("")
         return L + text("Each cell: WALL (WALL/CPUS), the seed's columns; the last columns are",
-                        "WALL over the unpatched kernel's WALL at the same CPU count. Plot:",
+                        "WALL over the unpatched kernel's WALL at the same CPU count, on the",
+                        "boot's own base (6.1 or 6.12). Plot:",
                         f"[todscale-{call}.png](todscale-{call}.png).")
 
     def md_guard(self):
@@ -422,9 +435,14 @@ class Run:
 
     def md_dmt(self):
         L = text("## dmt: ns per call, the fastest of calls 2-10 (the first is cold)")
-        ratios = [(x, "base-default") for x in ("patched-default", "patched-nojitter",
-                                                "patched-nowatchdog")
-                  if x in self.cols and "base-default" in self.cols]
+        pairs = [(x, "base-default") for x in ("patched-default", "patched-nojitter",
+                                               "patched-nowatchdog")]
+        pairs += [(x, "base612-default") for x in ("patched612-default",
+                                                   "patched612-nojitter")]
+        # What 6.12 changed without the series, and the series on each base.
+        pairs += [("base612-default", "base-default"),
+                  ("patched612-default", "patched-default")]
+        ratios = [(x, y) for x, y in pairs if x in self.cols and y in self.cols]
         head = ["call"] + [col_label(c) + ("" if c == "host" else " (emulated)")
                            for c in self.cols]
         head += [f"{boot_label(x)} / {boot_label(y)}" for x, y in ratios]

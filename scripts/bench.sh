@@ -19,8 +19,11 @@
 #   patched hpet       clocksource=hpet
 #   base default       unpatched 6.1 (TCG: TSC given up, HPET)
 #   base hpet          unpatched 6.1, clocksource=hpet
-# The programs are built once, static, from the series' tree, so that both
-# kernels run the same binaries.  On the host: dmt against the host's
+#   base612 default    unpatched 6.12 (BASE=6.12): does 6.12 still give the
+#                      TSC up, and what does a read cost then
+#   patched612 default, nojitter   the first posting, ported to 6.12
+# The programs are built once, static, from the series' tree on 6.1, so
+# that every kernel runs the same binaries.  On the host: dmt against the host's
 # kernel, the native vDSO benchmark (scripts/vdso-bench.sh), the guard's
 # read path on the host's cores (scripts/guard-bench.sh) and, unless
 # BENCH_QUICK=1, context switches (scripts/bench-ctxsw.sh).
@@ -32,7 +35,9 @@
 # run and no context switches: a few minutes once the kernels are built.
 # Usage: bench.sh   (N= todscale calls a thread; SMP= vCPUs, default the
 #                    larger of 4 and the host's cores; MODES="patched:nojitter
-#                    base:default ..." to run some boots; RESULTS= the output)
+#                    base:default ..." to run some boots, KERNEL:MODE with
+#                    KERNEL patched, base (6.1), patched612 or base612
+#                    (6.12); RESULTS= the output)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -41,11 +46,12 @@ ncpu=$(nproc)
 if [ "$quick" = 1 ]; then
 	N=${N:-100000}
 	SMP=${SMP:-2}
-	all_modes="patched:default patched:nojitter base:default"
+	all_modes="patched:default patched:nojitter base:default patched612:default base612:default"
 else
 	N=${N:-1000000}
 	SMP=${SMP:-$((ncpu > 4 ? ncpu : 4))}
 	all_modes="patched:default patched:nojitter patched:nowatchdog patched:force patched:force-nowatchdog patched:hpet base:default base:hpet"
+	all_modes+=" patched612:default patched612:nojitter base612:default"
 fi
 MODES=${MODES:-$all_modes}
 CALLS="clock_gettime gettimeofday syscall"
@@ -69,8 +75,13 @@ append_of() {
 	*) die "bench: unknown mode $1 (default nojitter nowatchdog force force-nowatchdog hpet)" ;;
 	esac
 }
+# The base and SERIES of a kernel of MODES.
+base_of() { case $1 in *612) echo 6.12 ;; *) echo 6.1 ;; esac; }
+series_of() { echo "${1%612}"; }
 for m in $MODES; do
-	case ${m%%:*} in patched | base) ;; *) die "bench: $m: want patched:MODE or base:MODE" ;; esac
+	case ${m%%:*} in patched | base | patched612 | base612) ;;
+	*) die "bench: $m: want KERNEL:MODE, KERNEL one of patched, base, patched612, base612" ;;
+	esac
 	append_of "${m#*:}" >/dev/null
 done
 
@@ -90,11 +101,13 @@ gcc -O2 -Wall -static -o "$work/todscale" "$sel/timers/todscale.c" -lpthread
 msg "bench: host: dmt against $(uname -r)"
 "$work/dmt" >"$raw/host-dmt.txt" || die "bench: dmt failed its checks on the host; see $raw/host-dmt.txt"
 
-# Each flavour's kernel and guest, built once; then the boots.
-for f in patched base; do
+# Each kernel's build and guest, once; then the boots.  A 6.12 kernel
+# is built in build/6.12 (BASE=6.12).
+for f in patched base patched612 base612; do
 	grep -q "\b$f:" <<<"$MODES" || continue
 	msg "bench: preparing the $f kernel"
-	SERIES=$f "$TOP/scripts/run.sh" kernel >"$work/prepare-$f.log" 2>&1 ||
+	BASE=$(base_of $f) SERIES=$(series_of $f) "$TOP/scripts/run.sh" kernel \
+		>"$work/prepare-$f.log" 2>&1 ||
 		die "bench: the $f kernel did not build; see $work/prepare-$f.log"
 	tail -n 1 "$work/prepare-$f.log"
 done
@@ -111,7 +124,7 @@ for m in $MODES; do
 	b0=$SECONDS
 	rc=0
 	: >"$log"
-	SERIES=$f SMP=$SMP APPEND=$append BOOT_PREPARED=1 \
+	BASE=$(base_of $f) SERIES=$(series_of $f) SMP=$SMP APPEND=$append BOOT_PREPARED=1 \
 		LIMIT=${LIMIT:-1800} RUN="$TOP/scripts/guest/bench $N '$CALLS'" \
 		RUN_FILES="$work/cdisp $work/dmt $work/todscale" \
 		"$TOP/scripts/run.sh" boot >"$log" 2>&1 &

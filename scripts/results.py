@@ -3,7 +3,7 @@
 """Judge guest console logs and tally the verdict.
 
   results.py boot --log LOG --boot NAME --list RUNLIST [--kunit]
-                  [--known FILE] [--maintainers FILE] [--qemu-status N]
+                  [--known FILE]... [--maintainers FILE] [--qemu-status N]
                   [--limit S] --out JSON
       Parse one boot's console: the boot itself, the KUnit KTAP the kernel
       printed, and the kselftest TAP the guest's /init printed.  Writes one
@@ -13,9 +13,10 @@
       Per-suite tallies, then the verdict line "N passed, N failed, N skipped".
       Exits 1 if anything failed.
 
-A result is pass, fail or skip.  A test listed in plan/known-failures for
-the boot is run all the same; if it fails its result is skip, with the
-reason shown, and if it passes it is a pass.
+A result is pass, fail or skip.  A test listed for the boot in a --known
+file (plan/known-failures: what TCG cannot judge; plan/known-failures-BASE:
+what fails on that unpatched base too) is run all the same; if it fails
+its result is skip, with the reason shown, and if it passes it is a pass.
 
 A boot whose command line has th.cs=NAME exists to run the series' tests
 on clocksource NAME.  /init prints the clocksource before and after each
@@ -55,20 +56,19 @@ def read_lines(path):
     return [l.rstrip('\r') for l in data.split('\n')]
 
 
-def load_known(path):
-    """plan/known-failures: TEST-ID BOOT-GLOB REASON..."""
+def load_known(paths):
+    """plan/known-failures*: TEST-ID BOOT-GLOB REASON..., from each file."""
     known = []
-    if not path:
-        return known
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith('#'):
-                continue
-            parts = line.split(None, 2)
-            if len(parts) < 3:
-                raise SystemExit(f'{path}: needs "test boot-glob reason": {line}')
-            known.append(tuple(parts))
+    for path in paths or []:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if not line or line.startswith('#'):
+                    continue
+                parts = line.split(None, 2)
+                if len(parts) < 3:
+                    raise SystemExit(f'{path}: needs "test boot-glob reason": {line}')
+                known.append(tuple(parts))
     return known
 
 
@@ -360,7 +360,7 @@ def cmd_boot(a):
     for tid, status, detail, output in results:
         reason = known_reason(known, tid, a.boot)
         if reason and status == 'fail':
-            status, detail = 'skip', f'known failure under TCG: {reason} ({detail})'
+            status, detail = 'skip', f'known failure: {reason} ({detail})'
         r = {'boot': a.boot, 'test': tid, 'status': status,
              'detail': detail, 'log': a.log}
         if status == 'fail' and output:
@@ -441,7 +441,8 @@ def main():
     b.add_argument('--boot', required=True)
     b.add_argument('--list', required=True)
     b.add_argument('--kunit', action='store_true')
-    b.add_argument('--known')
+    b.add_argument('--known', action='append',
+                   help='a plan/known-failures file; may be given more than once')
     b.add_argument('--maintainers')
     b.add_argument('--qemu-status', type=int)
     b.add_argument('--limit', type=int, default=0)

@@ -140,7 +140,9 @@ boot_one() {
 		"th.mode=test th.boot=$name $append" || rc=$?
 	python3 "$S/results.py" boot --log "$log" --boot "$name" \
 		--list "$(out_dir "$flavour")/root/plan/$name" $kunit \
-		--known "$TOP/plan/known-failures" --qemu-status "$rc" \
+		--known "$TOP/plan/known-failures" \
+		$([ -f "$TOP/plan/known-failures-$BASE" ] && echo --known "$TOP/plan/known-failures-$BASE") \
+		--qemu-status "$rc" \
 		--maintainers "$(flavour_src "$flavour")/MAINTAINERS" \
 		--limit "$limit" --out "$RESULTS/boot-$name.json"
 	echo "    (boot '$name' took $((SECONDS - b0)) s; console: $log)"
@@ -196,7 +198,17 @@ cmd_test() {
 		for line in "${queue[@]}"; do
 			IFS=$'\t' read -r name smp limit suites append <<<"$line"
 			if [[ " $append " == *" th.kernel=debug "* && $debug != ready ]]; then
-				if [ "$debug" = failed ]; then
+				if [ "$debug" = none ]; then
+					# The debug kernel is the series' tree with the
+					# debug config: the unpatched base has none.
+					i=$((i + 1))
+					python3 -c 'import json, sys
+print(json.dumps([{"boot": sys.argv[1], "test": "boot:" + sys.argv[1], "status": "skip", "detail": sys.argv[2], "log": ""}]))' \
+						"$name" "not booted: the debug kernel is built for the series only" \
+						>"$RESULTS/boot-$name.json"
+					msg "[$i/$n] boot '$name': not booted, no debug kernel of the unpatched base"
+					continue
+				elif [ "$debug" = failed ]; then
 					i=$((i + 1))
 					fail_row "boot:$name" "not booted: the debug kernel did not build" \
 						"$LOGS/test-debug.log" >"$RESULTS/boot-$name.json"
