@@ -4,13 +4,14 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all run test test-full test-long boot tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 clean distclean help
+.PHONY: all run test test-6.12 test-full test-long boot tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 clean distclean help
 
 all: help
 
 help:
 	@echo "make run           build the patched kernel, boot it, show its clocks"
 	@echo "make test          every suite over every boot of plan/boots, 3 guests at a time (TEST_JOBS=N)"
+	@echo "make test-6.12     make test on the 6.12 base (BASE=6.12): the first posting, ported"
 	@echo "make test-full     make test and make test-long in one run: everything the harness runs"
 	@echo "make test-long     the boots of plan/boots-long (tests of 10-20 min each)"
 	@echo "make boot RUN=prog [APPEND=...] [SMP=N]   boot with your own program"
@@ -44,6 +45,10 @@ run: deps
 
 test: deps
 	@$(S)/run.sh test
+
+test-6.12:
+	@BASE=6.12 $(S)/deps.sh
+	@BASE=6.12 $(S)/run.sh test
 
 test-full: deps
 	@PLAN_BOOTS="plan/boots-long plan/boots" $(S)/run.sh test

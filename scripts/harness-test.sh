@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host-side tests of the harness's judgement: each tests/harness/CASE holds
 # a console log (console.log), the boot's run list (list), how QEMU ended
-# (meta) and the results it must give (expect: "test status" lines).
+# (meta), known failures (known, and known-base as a second file, as
+# run.sh passes plan/known-failures-BASE) and the results it must give
+# (expect: "test status" lines).
 # Also checks that the summary's verdict line counts and exits as it must,
 # and runs tests/tree-test.sh, the tests of the series workflow.
 # Usage: harness-test.sh [RESULTS.json]
@@ -26,6 +28,7 @@ for d in "$cases"/*/; do
 	      --qemu-status "$qs" --limit 60 --out "$tmp/$c.json")
 	grep -q '^kunit=1' "$d/meta" && args+=(--kunit)
 	[ -f "$d/known" ] && args+=(--known "$d/known")
+	[ -f "$d/known-base" ] && args+=(--known "$d/known-base")
 	[ -f "$d/maintainers" ] && args+=(--maintainers "$d/maintainers")
 	if ! python3 "$TOP/scripts/results.py" "${args[@]}" >"$tmp/$c.out" 2>&1; then
 		record "$c" fail "results.py failed: $(tail -n 1 "$tmp/$c.out")"

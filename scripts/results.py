@@ -214,6 +214,16 @@ def telling_lines(out):
 # program's output reaches the console prefixed with "# ".
 SUB_RESULT = re.compile(r'^(not ok|ok) (\d+)\b ?([^#]*?)\s*(?:#\s*(\S+)\s*(.*?))?\s*$')
 SUB_PLAN = re.compile(r'^1\.\.(\d+)')
+# A result line glued to a message printed without its newline, as
+# posix_timers' "Diff too high: 2511262..not ok 1 ITIMER_VIRTUAL".
+SUB_GLUED = re.compile(r'^\S.*?\.\.((?:not )?ok \d+ .*)$')
+
+
+def sub_result(line):
+    m = SUB_RESULT.match(line)
+    if not m and (g := SUB_GLUED.match(line)):
+        m = SUB_RESULT.match(g.group(1))
+    return m
 
 
 def sub_results(tid, out, telling):
@@ -225,7 +235,7 @@ def sub_results(tid, out, telling):
     row's output is @telling, the program's lines that say what failed."""
     docs, cur = [], None
     for l in out:
-        plan, m = SUB_PLAN.match(l), SUB_RESULT.match(l)
+        plan, m = SUB_PLAN.match(l), sub_result(l)
         if l.startswith('TAP version') or (cur is None and (plan or m)):
             cur = {'plan': None, 'rows': []}
             docs.append(cur)
