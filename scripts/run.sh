@@ -111,12 +111,13 @@ bg_step() {
 	esac
 }
 
-# fail_row TEST DETAIL LOG: a results file of one failure.
-fail_row() {
+# one_row STATUS TEST DETAIL LOG: a results file of one result.
+one_row() {
 	python3 -c 'import json, sys
-t, d, l = sys.argv[1:4]
-print(json.dumps([{"boot": t.split(":")[0], "test": t, "status": "fail", "detail": d, "log": l}]))' "$@"
+s, t, d, l = sys.argv[1:5]
+print(json.dumps([{"boot": t.split(":")[0], "test": t, "status": s, "detail": d, "log": l}]))' "$@"
 }
+fail_row() { one_row fail "$@"; }
 
 # kill_tree PID: PID and every process below it (a boot's QEMU, a build).
 kill_tree() {
@@ -202,9 +203,8 @@ cmd_test() {
 					# The debug kernel is the series' tree with the
 					# debug config: the unpatched base has none.
 					i=$((i + 1))
-					python3 -c 'import json, sys
-print(json.dumps([{"boot": sys.argv[1], "test": "boot:" + sys.argv[1], "status": "skip", "detail": sys.argv[2], "log": ""}]))' \
-						"$name" "not booted: the debug kernel is built for the series only" \
+					one_row skip "boot:$name" \
+						"not booted: the debug kernel is built for the series only" "" \
 						>"$RESULTS/boot-$name.json"
 					msg "[$i/$n] boot '$name': not booted, no debug kernel of the unpatched base"
 					continue
