@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vdso-bench: load built x86-64 vDSO images (vdso64.so) on the host, next
- * to a vvar page this program fills the way the 6.1 timekeeper would, and
- * time their entry points beside the host's own clock_gettime() and bare
- * TSC reads.
+ * to a vvar page this program fills the way the timekeeper of the
+ * image's kernel would, and time their entry points beside the host's
+ * own clock_gettime() and bare TSC reads.
  *
  * Usage: vdso-bench [-n CALLS] [-r ROUNDS] [--alt=none|lfence|rdtscp|host]
- *                   [--csv=FILE] [--cpu=N] LABEL=PATH/vdso64.so...
+ *                   [--csv=FILE] [--cpu=N] [--base=6.1|6.12]
+ *                   LABEL=PATH/vdso64.so...
  *
- * The first image is the reference of the patched/base ratios.  PATH.dbg,
- * when present, supplies the symbols vdso2c uses (vvar_start, the vvar
- * page, pvclock/hvclock/timens pages, the vdso_data offset); without it
- * the layout of arch/x86/entry/vdso/vdso-layout.lds.S (6.1) is assumed.
+ * The first image is the reference of the patched/base ratios.  Each
+ * image's kernel, 6.1 or 6.12, is read from its "Linux" version note and
+ * decides the layout of struct vdso_data and struct alt_instr and how
+ * the alternatives are applied; --base=V refuses an image of another.
+ * PATH.dbg, when present, supplies the symbols vdso2c uses (vvar_start,
+ * the vvar page, pvclock/hvclock/timens pages, the vdso_data offset);
+ * without it the layout of arch/x86/entry/vdso/vdso-layout.lds.S (the
+ * same in 6.1 and 6.12) is assumed.
  *
  * Writes a Markdown report on stdout, progress on stderr.  Exit status:
  * 0 all sanity checks passed, 1 a sanity check failed (no timing done),
@@ -45,7 +50,16 @@
 #define MAX_ROUNDS	31
 #define MAX_ALTS	256
 
-/* ---- The 6.1 vvar layout (include/vdso/datapage.h, x86 vvar.h) ---- */
+/*
+ * ---- The vvar layouts (include/vdso/datapage.h, x86 vvar.h) ----
+ *
+ * Two are modelled, chosen per image from the kernel version its "Linux"
+ * ELF note carries (vdso-note.S: LINUX_VERSION_CODE): 6.1 and 6.12.
+ * Their struct vdso_data differs in max_cycles only, which 6.12 has as
+ * x86 selects GENERIC_VDSO_OVERFLOW_PROTECT there; the vvar area (four
+ * pages, vvar.h's _vdso_data at 128 of the first) is the same in both,
+ * 6.12 adding _vdso_rng_data at 640 of that page, after vdso_data[2].
+ */
 
 #define VDSO_BASES	(CLOCK_TAI + 1)		/* 12 */
 #define CS_HRES_COARSE	0
@@ -64,11 +78,17 @@ struct vb_timestamp {
 	uint64_t nsec;			/* shifted left by ->shift for hres */
 };
 
-/* struct vdso_data; x86 has no arch_vdso_data (no ARCH_HAS_VDSO_DATA) */
-struct vb_vdso_data {
+/*
+ * struct vdso_data (x86 has no arch_vdso_data: no ARCH_HAS_VDSO_DATA) as
+ * a head, 6.12's max_cycles, and a tail common to both.
+ */
+struct vb_vdso_head {
 	uint32_t seq;
 	int32_t clock_mode;
 	uint64_t cycle_last;
+};
+
+struct vb_vdso_tail {
 	uint64_t mask;
 	uint32_t mult;
 	uint32_t shift;
@@ -79,24 +99,51 @@ struct vb_vdso_data {
 	uint32_t unused;
 };
 
-_Static_assert(VDSO_BASES == 12, "CLOCK_TAI is 11");
-_Static_assert(offsetof(struct vb_vdso_data, clock_mode) == 4, "layout");
-_Static_assert(offsetof(struct vb_vdso_data, cycle_last) == 8, "layout");
-_Static_assert(offsetof(struct vb_vdso_data, mask) == 16, "layout");
-_Static_assert(offsetof(struct vb_vdso_data, mult) == 24, "layout");
-_Static_assert(offsetof(struct vb_vdso_data, shift) == 28, "layout");
-_Static_assert(offsetof(struct vb_vdso_data, basetime) == 32, "layout");
-_Static_assert(offsetof(struct vb_vdso_data, tz_minuteswest) == 224, "layout");
-_Static_assert(offsetof(struct vb_vdso_data, hrtimer_res) == 232, "layout");
-_Static_assert(sizeof(struct vb_vdso_data) == 240, "layout");
+struct vb_vdso_data_61 {
+	struct vb_vdso_head h;
+	struct vb_vdso_tail t;
+};
 
-/* vdso-layout.lds.S of 6.1, used when there is no .dbg */
+struct vb_vdso_data_612 {
+	struct vb_vdso_head h;
+	uint64_t max_cycles;		/* GENERIC_VDSO_OVERFLOW_PROTECT */
+	struct vb_vdso_tail t;
+};
+
+_Static_assert(VDSO_BASES == 12, "CLOCK_TAI is 11");
+_Static_assert(offsetof(struct vb_vdso_data_61, h.clock_mode) == 4, "6.1 layout");
+_Static_assert(offsetof(struct vb_vdso_data_61, h.cycle_last) == 8, "6.1 layout");
+_Static_assert(offsetof(struct vb_vdso_data_61, t.mask) == 16, "6.1 layout");
+_Static_assert(offsetof(struct vb_vdso_data_61, t.mult) == 24, "6.1 layout");
+_Static_assert(offsetof(struct vb_vdso_data_61, t.shift) == 28, "6.1 layout");
+_Static_assert(offsetof(struct vb_vdso_data_61, t.basetime) == 32, "6.1 layout");
+_Static_assert(offsetof(struct vb_vdso_data_61, t.tz_minuteswest) == 224, "6.1 layout");
+_Static_assert(offsetof(struct vb_vdso_data_61, t.hrtimer_res) == 232, "6.1 layout");
+_Static_assert(sizeof(struct vb_vdso_data_61) == 240, "6.1 layout");
+
+_Static_assert(offsetof(struct vb_vdso_data_612, h.clock_mode) == 4, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, h.cycle_last) == 8, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, max_cycles) == 16, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, t.mask) == 24, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, t.mult) == 32, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, t.shift) == 36, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, t.basetime) == 40, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, t.tz_minuteswest) == 232, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, t.hrtimer_res) == 240, "6.12 layout");
+_Static_assert(sizeof(struct vb_vdso_data_612) == 248, "6.12 layout");
+
+/* vdso-layout.lds.S of 6.1 and 6.12, used when there is no .dbg */
 #define DEF_VVAR_PAGES	4
 #define DEF_DATA_OFF	128		/* DECLARE_VVAR(128, ..., _vdso_data) */
+#define DEF_RNG_OFF	640		/* 6.12: DECLARE_VVAR_SINGLE(640, ...) */
 
-/* ---- struct alt_instr (arch/x86/include/asm/alternative.h, 6.1) ---- */
+_Static_assert(DEF_DATA_OFF + CS_BASES * sizeof(struct vb_vdso_data_612) <=
+	       DEF_RNG_OFF, "6.12's vdso_data[2] ends before _vdso_rng_data");
 
-struct vb_alt_instr {
+/* ---- struct alt_instr (arch/x86/include/asm/alternative.h) ---- */
+
+/* 6.1: the feature in 15 bits, bit 15 ALTINSTR_FLAG_INV */
+struct vb_alt_instr_61 {
 	int32_t instr_offset;
 	int32_t repl_offset;
 	uint16_t cpuid;
@@ -104,18 +151,73 @@ struct vb_alt_instr {
 	uint8_t replacementlen;
 } __attribute__((packed));
 
-_Static_assert(sizeof(struct vb_alt_instr) == 12, "struct alt_instr");
+/* 6.12: ft_flags, the feature in bits 0-15, the ALT_FLAG_* in 16-31 */
+struct vb_alt_instr_612 {
+	int32_t instr_offset;
+	int32_t repl_offset;
+	uint32_t ft_flags;
+	uint8_t instrlen;
+	uint8_t replacementlen;
+} __attribute__((packed));
 
-#define ALTINSTR_FLAG_INV	(1 << 15)
-#define NCAPINTS		22
-#define NBUGINTS		2
+_Static_assert(sizeof(struct vb_alt_instr_61) == 12, "6.1 struct alt_instr");
+_Static_assert(sizeof(struct vb_alt_instr_612) == 14, "6.12 struct alt_instr");
+_Static_assert(offsetof(struct vb_alt_instr_61, repl_offset) == 4 &&
+	       offsetof(struct vb_alt_instr_612, repl_offset) == 4,
+	       "the replacement is relative to &repl_offset, at 4 in both");
+
+#define ALTINSTR_FLAG_INV	(1 << 15)	/* 6.1 */
+#define ALT_FLAGS_SHIFT		16		/* 6.12 */
+#define ALT_FLAG_NOT		(1 << 0)	/* 6.12 */
+#define ALT_FLAG_DIRECT_CALL	(1 << 1)	/* 6.12 */
+#define NCAPINTS		22		/* both */
+#define NBUGINTS		2		/* both */
 #define X86_FEATURE_RDTSCP	(1 * 32 + 27)
-#define X86_FEATURE_LFENCE_RDTSC (3 * 32 + 18)
 #define X86_FEATURE_ALWAYS	(3 * 32 + 21)
 #define X86_FEATURE_RDPID	(16 * 32 + 22)
+#define X86_FEATURE_LFENCE_RDTSC_61	(3 * 32 + 18)
+#define X86_FEATURE_LFENCE_RDTSC_612	(20 * 32 + 2)
 
-/* The kernel's x86-64 NOPs, BYTES_NOP1..8 of asm/nops.h (add_nops()) */
-static const unsigned char nops[8][8] = {
+/* What differs between the two kernels, for one image */
+struct vb_layout {
+	const char *name;
+	unsigned int version;		/* KERNEL_VERSION(major, minor, 0) */
+	size_t vd_size;			/* sizeof(struct vdso_data) */
+	size_t max_cycles_off;		/* 0: no max_cycles */
+	size_t tail_off;		/* of struct vb_vdso_tail */
+	size_t alt_size;		/* sizeof(struct alt_instr) */
+	unsigned int lfence_rdtsc;	/* X86_FEATURE_LFENCE_RDTSC */
+	bool v612;			/* 6.12's apply_alternatives(), NOPs */
+};
+
+#define KERNEL_VERSION(a, b, c)	(((a) << 16) + ((b) << 8) + (c))
+
+static const struct vb_layout layouts[] = {
+	{
+		.name = "6.1", .version = KERNEL_VERSION(6, 1, 0),
+		.vd_size = sizeof(struct vb_vdso_data_61),
+		.tail_off = offsetof(struct vb_vdso_data_61, t),
+		.alt_size = sizeof(struct vb_alt_instr_61),
+		.lfence_rdtsc = X86_FEATURE_LFENCE_RDTSC_61,
+	},
+	{
+		.name = "6.12", .version = KERNEL_VERSION(6, 12, 0),
+		.vd_size = sizeof(struct vb_vdso_data_612),
+		.max_cycles_off = offsetof(struct vb_vdso_data_612, max_cycles),
+		.tail_off = offsetof(struct vb_vdso_data_612, t),
+		.alt_size = sizeof(struct vb_alt_instr_612),
+		.lfence_rdtsc = X86_FEATURE_LFENCE_RDTSC_612,
+		.v612 = true,
+	},
+};
+#define NLAYOUTS	(int)(sizeof(layouts) / sizeof(layouts[0]))
+
+/*
+ * The kernel's x86-64 NOPs, BYTES_NOP1..11 of asm/nops.h: 6.1 uses the
+ * first 8 (ASM_NOP_MAX 8), 6.12 all 11; 9..11 are NOP8 with prefixes.
+ */
+#define NOP_MAX		11
+static const unsigned char nops[NOP_MAX][NOP_MAX] = {
 	{ 0x90 },
 	{ 0x66, 0x90 },
 	{ 0x0f, 0x1f, 0x00 },
@@ -124,6 +226,9 @@ static const unsigned char nops[8][8] = {
 	{ 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
 	{ 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 },
 	{ 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+	{ 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+	{ 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+	{ 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
 };
 
 /* ---- Images ---- */
@@ -162,6 +267,8 @@ struct image {
 	char *path;
 	struct elf so, dbg;
 	bool have_dbg;
+	unsigned int version;		/* LINUX_VERSION_CODE of its note */
+	const struct vb_layout *layout;	/* chosen by version */
 	size_t load_len;		/* PT_LOAD p_filesz */
 	long vvar_start;		/* < 0, relative to the text */
 	long vpage[NVPAGE];		/* relative to the text */
@@ -172,7 +279,7 @@ struct image {
 	/* the mapping */
 	unsigned char *map, *vvar, *text;
 	size_t map_len, vvar_len, text_len;
-	struct vb_vdso_data *vd;
+	unsigned char *vd;		/* vdso_data[CS_BASES], layout's size */
 	gettime_fn gettime;
 	gettimeofday_fn gettimeofday;
 	getres_fn getres;
@@ -182,12 +289,34 @@ struct image {
 static struct image images[MAX_IMAGES];
 static int nimages;
 
+/* vdso_data[@b] of @im, in its layout: the head, the tail, max_cycles */
+static struct vb_vdso_head *vd_head(const struct image *im, int b)
+{
+	return (struct vb_vdso_head *)(im->vd + b * im->layout->vd_size);
+}
+
+static struct vb_vdso_tail *vd_tail(const struct image *im, int b)
+{
+	return (struct vb_vdso_tail *)(im->vd + b * im->layout->vd_size +
+				       im->layout->tail_off);
+}
+
+/* NULL where the layout has no max_cycles (6.1) */
+static uint64_t *vd_max_cycles(const struct image *im, int b)
+{
+	if (!im->layout->max_cycles_off)
+		return NULL;
+	return (uint64_t *)(im->vd + b * im->layout->vd_size +
+			    im->layout->max_cycles_off);
+}
+
 /* ---- Small helpers ---- */
 
 static void die(const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);
 	va_start(ap, fmt);
 	fputs("vdso-bench: error: ", stderr);
 	vfprintf(stderr, fmt, ap);
@@ -196,10 +325,15 @@ static void die(const char *fmt, ...)
 	exit(2);
 }
 
+/*
+ * On stderr, after what stdout holds so far: vdso-check.sh logs both to
+ * one file, and a progress line must not land inside a check line.
+ */
 static void progress(const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);
 	va_start(ap, fmt);
 	fputs("vdso-bench: ", stderr);
 	vfprintf(stderr, fmt, ap);
@@ -495,6 +629,35 @@ static const char *func_at(const struct image *im, unsigned long off,
 	return best;
 }
 
+/*
+ * The LINUX_VERSION_CODE of the "Linux" note of type 0 in PT_NOTE @ph
+ * (vdso-note.S), or 0.
+ */
+static unsigned int elf_linux_version(const struct elf *e, const Elf64_Phdr *ph)
+{
+	uint64_t off = ph->p_offset, end = ph->p_offset + ph->p_filesz;
+	uint32_t v;
+
+	if (!elf_ptr(e, ph->p_offset, ph->p_filesz))
+		return 0;
+	while (off + sizeof(Elf64_Nhdr) <= end) {
+		const Elf64_Nhdr *n = elf_ptr(e, off, sizeof(*n));
+		uint64_t name = off + sizeof(*n);
+		uint64_t desc = name + ((n ? n->n_namesz : 0) + 3) / 4 * 4;
+
+		if (!n || desc + n->n_descsz > end ||
+		    !elf_ptr(e, name, desc - name + n->n_descsz))
+			return 0;
+		if (n->n_namesz == 6 && !memcmp(e->buf + name, "Linux", 6) &&
+		    n->n_type == 0 && n->n_descsz == 4) {
+			memcpy(&v, e->buf + desc, 4);
+			return v;
+		}
+		off = desc + (n->n_descsz + 3) / 4 * 4;
+	}
+	return 0;
+}
+
 static void image_parse(struct image *im)
 {
 	const Elf64_Phdr *ph;
@@ -502,6 +665,7 @@ static void image_parse(struct image *im)
 	char dbgpath[4096];
 	bool found_load = false;
 	unsigned int i;
+	long rng;
 
 	elf_load(&im->so, im->path, true);
 	if (!im->so.sh)
@@ -513,6 +677,8 @@ static void image_parse(struct image *im)
 	if (!ph)
 		die("%s: program headers out of the file", im->path);
 	for (i = 0; i < im->so.eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_NOTE && !im->version)
+			im->version = elf_linux_version(&im->so, &ph[i]);
 		if (ph[i].p_type != PT_LOAD)
 			continue;
 		if (found_load)
@@ -526,6 +692,17 @@ static void image_parse(struct image *im)
 	}
 	if (!found_load)
 		die("%s: no PT_LOAD segment", im->path);
+
+	/* The layout of the kernel the image was built with: its major.minor */
+	if (!im->version)
+		die("%s: no \"Linux\" version note: which kernel built it?",
+		    im->path);
+	for (i = 0; i < NLAYOUTS; i++)
+		if ((im->version & ~0xffu) == layouts[i].version)
+			im->layout = &layouts[i];
+	if (!im->layout)
+		die("%s: built by Linux %u.%u: only the vvar layouts of 6.1 and 6.12 are modelled",
+		    im->path, im->version >> 16, (im->version >> 8) & 0xff);
 
 	for (i = 0; i < NENTRY; i++) {
 		im->has[i] = elf_dynsym(&im->so, entry_name[i], "LINUX_2.6",
@@ -558,11 +735,15 @@ static void image_parse(struct image *im)
 		    !elf_symtab(&im->dbg, "vvar__vdso_data", &v))
 			die("%s: no vvar_page/vvar__vdso_data", dbgpath);
 		im->data_off = v;
+		/* 6.12's getrandom() data, in the same page after it */
+		if (!elf_symtab(&im->dbg, "vvar__vdso_rng_data", &rng))
+			rng = 0;
 	} else {
 		im->vvar_start = -(long)(DEF_VVAR_PAGES * PAGE);
 		for (i = 0; i < NVPAGE; i++)
 			im->vpage[i] = im->vvar_start + (long)(i * PAGE);
 		im->data_off = im->vpage[VP_VVAR] + DEF_DATA_OFF;
+		rng = im->layout->v612 ? im->vpage[VP_VVAR] + DEF_RNG_OFF : 0;
 	}
 
 	/* The checks of vdso2c, and room for vdso_data[CS_BASES] */
@@ -579,10 +760,14 @@ static void image_parse(struct image *im)
 			    vpage_sym[i], im->vpage[i]);
 	}
 	if (im->data_off < im->vpage[VP_VVAR] ||
-	    im->data_off + (long)(CS_BASES * sizeof(struct vb_vdso_data)) >
+	    im->data_off + (long)(CS_BASES * im->layout->vd_size) >
 	    im->vpage[VP_VVAR] + (long)PAGE || im->data_off % 8)
 		die("%s: vdso_data at %ld does not fit the vvar page",
 		    im->path, im->data_off);
+	if (rng && rng < im->data_off + (long)(CS_BASES * im->layout->vd_size) &&
+	    rng + 16 > im->data_off)
+		die("%s: vdso_rng_data at %ld overlaps vdso_data[%d] of the %s layout",
+		    im->path, rng, CS_BASES, im->layout->name);
 
 	alt = elf_section(&im->so, ".altinstructions");
 	if (!alt && im->have_dbg)
@@ -591,7 +776,7 @@ static void image_parse(struct image *im)
 		im->alt_off = alt->sh_addr;
 		im->alt_len = alt->sh_size;
 		if (im->alt_off + im->alt_len > im->load_len ||
-		    im->alt_len % sizeof(struct vb_alt_instr))
+		    im->alt_len % im->layout->alt_size)
 			die("%s: bad .altinstructions", im->path);
 	}
 }
@@ -675,32 +860,50 @@ static void alt_decide(void)
 }
 
 /* -1: a feature this program does not decide on */
-static int feature_present(unsigned int feature)
+static int feature_present(const struct vb_layout *l, unsigned int feature)
 {
+	if (feature == l->lfence_rdtsc)
+		return feat_lfence_rdtsc;
 	switch (feature) {
 	case X86_FEATURE_RDTSCP:	return feat_rdtscp;
-	case X86_FEATURE_LFENCE_RDTSC:	return feat_lfence_rdtsc;
 	case X86_FEATURE_ALWAYS:	return 1;
 	default:			return -1;
 	}
 }
 
-static const char *feature_name(unsigned int feature, char *buf, size_t len)
+static const char *feature_name(const struct vb_layout *l, unsigned int feature,
+				char *buf, size_t len)
 {
 	const char *n = NULL;
 
 	switch (feature) {
 	case X86_FEATURE_RDTSCP:	n = "RDTSCP"; break;
-	case X86_FEATURE_LFENCE_RDTSC:	n = "LFENCE_RDTSC"; break;
 	case X86_FEATURE_ALWAYS:	n = "ALWAYS"; break;
 	case X86_FEATURE_RDPID:		n = "RDPID"; break;
 	}
+	if (feature == l->lfence_rdtsc)
+		n = "LFENCE_RDTSC";
 	snprintf(buf, len, "%s%s(%u*32+%u)", n ? "X86_FEATURE_" : "feature",
 		 n ? n : "", feature / 32, feature % 32);
 	return buf;
 }
 
-/* Length of a known instruction at @p (of at most @len bytes), else 0. */
+/* One of nops[] at @p (of at most @len bytes): its length, else 0. */
+static unsigned int nop_len(const unsigned char *p, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len && i < NOP_MAX; i++)
+		if (!memcmp(p, nops[i], i + 1))
+			return i + 1;
+	return 0;
+}
+
+/*
+ * Length of a known instruction at @p (of at most @len bytes), else 0:
+ * the NOPs, what rdtsc_ordered() is made of, and the JMP8 and INT3 that
+ * 6.12's add_nop() writes over a run longer than its ASM_NOP_MAX.
+ */
 static unsigned int insn_len(const unsigned char *p, unsigned int len)
 {
 	static const struct { unsigned char b[3]; unsigned int n; } known[] = {
@@ -710,18 +913,21 @@ static unsigned int insn_len(const unsigned char *p, unsigned int len)
 	};
 	unsigned int i, k;
 
-	for (i = 0; i < len && i < 8; i++) {	/* one of nops[] */
-		k = i + 1;
-		if (k <= len && !memcmp(p, nops[i], k))
-			return k;
-	}
+	k = nop_len(p, len);
+	if (k)
+		return k;
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (known[i].n <= len && !memcmp(p, known[i].b, known[i].n))
 			return known[i].n;
+	if (len >= 2 && p[0] == 0xeb)			/* jmp rel8 */
+		return 2;
+	if (len >= 1 && p[0] == 0xcc)			/* int3 */
+		return 1;
 	return 0;
 }
 
-static void add_nops(unsigned char *p, unsigned int len)
+/* 6.1's add_nops(): the longest NOPs first, ASM_NOP_MAX (8) at most */
+static void add_nops_61(unsigned char *p, unsigned int len)
 {
 	while (len) {
 		unsigned int n = len > 8 ? 8 : len;
@@ -732,26 +938,60 @@ static void add_nops(unsigned char *p, unsigned int len)
 	}
 }
 
+/* 6.12's add_nop(): one NOP up to ASM_NOP_MAX (11), else a JMP over INT3s */
+static void add_nop_612(unsigned char *p, unsigned int len)
+{
+	int32_t d;
+
+	if (!len)
+		return;
+	if (len <= NOP_MAX) {
+		memcpy(p, nops[len - 1], len);
+		return;
+	}
+	memset(p, 0xcc, len);
+	if (len < 128) {
+		p[0] = 0xeb;
+		p[1] = len - 2;
+	} else {
+		d = len - 5;
+		p[0] = 0xe9;
+		memcpy(p + 1, &d, 4);
+	}
+}
+
 /*
- * optimize_nops() for the sites this program can decode: runs of 0x90
- * become the kernel's multi-byte NOPs.  Stops at an unknown instruction.
+ * optimize_nops() of each kernel, for the sites this program can decode;
+ * both stop at an instruction they cannot decode.  6.1: a run of 0x90
+ * becomes add_nops().  6.12: a run of any NOPs becomes one add_nop(),
+ * unless it is a single NOP ending the site.
  */
-static void optimize_nops(unsigned char *p, unsigned int len)
+static void optimize_nops(const struct vb_layout *l, unsigned char *p,
+			  unsigned int len)
 {
 	unsigned int i = 0, j, n;
 
 	while (i < len) {
-		if (p[i] == 0x90) {
+		if (!l->v612 && p[i] == 0x90) {
 			for (j = i; j < len && p[j] == 0x90; j++)
 				;
 			if (j - i > 1)
-				add_nops(p + i, j - i);
+				add_nops_61(p + i, j - i);
 			i = j;
 			continue;
 		}
 		n = insn_len(p + i, len - i);
 		if (!n)
 			return;
+		if (l->v612 && nop_len(p + i, n) == n) {
+			if (i + n == len)
+				return;
+			for (j = i + n; j < len && (n = nop_len(p + j, len - j)); j += n)
+				;
+			add_nop_612(p + i, j - i);
+			i = j;
+			continue;
+		}
 		i += n;
 	}
 }
@@ -767,14 +1007,18 @@ static void describe_insns(const unsigned char *p, unsigned int len,
 		const char *name = NULL;
 
 		n = insn_len(p + i, len - i);
-		if (n == 2 && p[i] == 0x0f && p[i + 1] == 0x31)
+		if (n && nop_len(p + i, n) == n)
+			name = "nop";
+		else if (n == 2 && p[i] == 0x0f)
 			name = "rdtsc";
 		else if (n == 3 && p[i + 1] == 0xae)
 			name = "lfence";
 		else if (n == 3 && p[i + 1] == 0x01)
 			name = "rdtscp";
-		else if (n)
-			name = "nop";
+		else if (n == 2)
+			name = "jmp";
+		else if (n == 1)
+			name = "int3";
 		if (!n)
 			n = len - i;
 		o += snprintf(buf + o, size - o, "%s`", o ? " " : "");
@@ -787,17 +1031,63 @@ static void describe_insns(const unsigned char *p, unsigned int len,
 	}
 }
 
+/* An .altinstructions entry of either layout, offsets into the image */
+struct vb_alt {
+	long instr, repl;
+	unsigned int feature;
+	bool inv;			/* ALTINSTR_FLAG_INV, ALT_FLAG_NOT */
+	unsigned int flags;		/* 6.12's other ALT_FLAG_*s */
+	unsigned int instrlen, replacementlen;
+};
+
+static void alt_read(const struct image *im, unsigned int i, struct vb_alt *a)
+{
+	unsigned long base = im->alt_off + i * im->layout->alt_size;
+	const unsigned char *p = im->text + base;
+	struct vb_alt_instr_612 e612;
+	struct vb_alt_instr_61 e61;
+
+	memset(a, 0, sizeof(*a));
+	if (im->layout->v612) {
+		memcpy(&e612, p, sizeof(e612));
+		a->instr = (long)base + e612.instr_offset;
+		a->repl = (long)base + 4 + e612.repl_offset;
+		a->feature = e612.ft_flags & 0xffff;
+		a->inv = (e612.ft_flags >> ALT_FLAGS_SHIFT) & ALT_FLAG_NOT;
+		a->flags = (e612.ft_flags >> ALT_FLAGS_SHIFT) & ~ALT_FLAG_NOT;
+		a->instrlen = e612.instrlen;
+		a->replacementlen = e612.replacementlen;
+	} else {
+		memcpy(&e61, p, sizeof(e61));
+		a->instr = (long)base + e61.instr_offset;
+		a->repl = (long)base + 4 + e61.repl_offset;
+		a->feature = e61.cpuid & ~ALTINSTR_FLAG_INV;
+		a->inv = e61.cpuid & ALTINSTR_FLAG_INV;
+		a->instrlen = e61.instrlen;
+		a->replacementlen = e61.replacementlen;
+	}
+}
+
+/* -1: left alone (a feature, or on 6.12 a flag: ALT_FLAG_DIRECT_CALL) */
+static int alt_present(const struct vb_layout *l, const struct vb_alt *a)
+{
+	return a->flags ? -1 : feature_present(l, a->feature);
+}
+
 static unsigned int alt_unhandled_total;
 
 /*
- * apply_alternatives() of 6.1 on the text of @im (writable), in table
- * order, so a later entry for the same site overrides an earlier one.
- * Prints one line per site.
+ * apply_alternatives() of the image's kernel on the text of @im
+ * (writable), in table order, so a later entry for the same site
+ * overrides an earlier one; 6.12 first gives the consecutive entries of
+ * a nested ALTERNATIVE() the longest instrlen among them.  Prints one
+ * line per site.
  */
 static void image_alternatives(struct image *im, FILE *out)
 {
-	const struct vb_alt_instr *a = (const void *)(im->text + im->alt_off);
-	unsigned int n = im->alt_len / sizeof(*a), i, j;
+	const struct vb_layout *l = im->layout;
+	unsigned int n = im->alt_len / l->alt_size, i, j;
+	static struct vb_alt a[MAX_ALTS];
 	unsigned long site[MAX_ALTS];
 	unsigned char orig[MAX_ALTS][256];
 	unsigned int nsites = 0;
@@ -807,42 +1097,47 @@ static void image_alternatives(struct image *im, FILE *out)
 	fprintf(out, "%s (`%s`): %u `.altinstructions` entries\n\n",
 		im->label, im->path, n);
 
-	for (i = 0; i < n; i++) {
-		unsigned long base = im->alt_off + i * sizeof(*a);
-		long instr = (long)base + a[i].instr_offset;
-		long repl = (long)base + 4 + a[i].repl_offset;
-		unsigned int feature = a[i].cpuid & ~ALTINSTR_FLAG_INV;
+	for (i = 0; i < n; i++)
+		alt_read(im, i, &a[i]);
+	for (i = 0; l->v612 && i < n; i++) {
+		for (j = i + 1; j < n && a[j].instr == a[i].instr; j++) {
+			unsigned int len = a[i].instrlen > a[j].instrlen ?
+				a[i].instrlen : a[j].instrlen;
 
-		if (instr < 0 || instr + a[i].instrlen > (long)im->load_len ||
-		    repl < 0 || repl + a[i].replacementlen > (long)im->load_len ||
+			a[i].instrlen = a[j].instrlen = len;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (a[i].instr < 0 ||
+		    a[i].instr + a[i].instrlen > (long)im->load_len ||
+		    a[i].repl < 0 ||
+		    a[i].repl + a[i].replacementlen > (long)im->load_len ||
 		    a[i].replacementlen > a[i].instrlen ||
-		    feature >= (NCAPINTS + NBUGINTS) * 32)
-			die("%s: bad alternative entry %u", im->path, i);
+		    a[i].feature >= (NCAPINTS + NBUGINTS) * 32)
+			die("%s: bad alternative entry %u (the %s struct alt_instr)",
+			    im->path, i, l->name);
 		for (j = 0; j < nsites; j++)
-			if (site[j] == (unsigned long)instr)
+			if (site[j] == (unsigned long)a[i].instr)
 				break;
 		if (j == nsites) {
-			site[nsites] = instr;
-			memcpy(orig[nsites], im->text + instr, a[i].instrlen);
+			site[nsites] = a[i].instr;
+			memcpy(orig[nsites], im->text + a[i].instr, a[i].instrlen);
 			nsites++;
 		}
 	}
 
 	for (i = 0; i < n; i++) {
-		unsigned long base = im->alt_off + i * sizeof(*a);
-		unsigned char *instr = im->text + base + a[i].instr_offset;
-		unsigned char *repl = im->text + base + 4 + a[i].repl_offset;
-		unsigned int feature = a[i].cpuid & ~ALTINSTR_FLAG_INV;
-		bool inv = a[i].cpuid & ALTINSTR_FLAG_INV;
-		int present = feature_present(feature);
+		unsigned char *instr = im->text + a[i].instr;
+		unsigned char *repl = im->text + a[i].repl;
+		int present = alt_present(l, &a[i]);
 		unsigned char buf[256];
 
 		if (present < 0) {
 			alt_unhandled_total++;
 			continue;		/* left as it is, listed below */
 		}
-		if (!present == !inv) {
-			optimize_nops(instr, a[i].instrlen);
+		if (!present == !a[i].inv) {
+			optimize_nops(l, instr, a[i].instrlen);
 			continue;
 		}
 		memcpy(buf, repl, a[i].replacementlen);
@@ -857,7 +1152,7 @@ static void image_alternatives(struct image *im, FILE *out)
 		memset(buf + a[i].replacementlen, 0x90,
 		       a[i].instrlen - a[i].replacementlen);
 		memcpy(instr, buf, a[i].instrlen);
-		optimize_nops(instr, a[i].instrlen);
+		optimize_nops(l, instr, a[i].instrlen);
 	}
 
 	for (j = 0; j < nsites; j++) {
@@ -872,21 +1167,21 @@ static void image_alternatives(struct image *im, FILE *out)
 			fprintf(out, " (%s+0x%lx)", fn, site[j] - fstart);
 		fputs(":", out);
 		for (i = 0; i < n; i++) {
-			unsigned long base = im->alt_off + i * sizeof(*a);
-			unsigned int feature = a[i].cpuid & ~ALTINSTR_FLAG_INV;
-			bool inv = a[i].cpuid & ALTINSTR_FLAG_INV;
-			int present = feature_present(feature);
+			int present = alt_present(l, &a[i]);
 			char fb[64], rb[256];
 
-			if (base + a[i].instr_offset != site[j])
+			if ((unsigned long)a[i].instr != site[j])
 				continue;
 			len = a[i].instrlen;
-			describe_insns(im->text + base + 4 + a[i].repl_offset,
-				       a[i].replacementlen, rb, sizeof(rb));
-			fprintf(out, " %s%s -> %s [%s];", inv ? "!" : "",
-				feature_name(feature, fb, sizeof(fb)), rb,
+			describe_insns(im->text + a[i].repl, a[i].replacementlen,
+				       rb, sizeof(rb));
+			fprintf(out, " %s%s", a[i].inv ? "!" : "",
+				feature_name(l, a[i].feature, fb, sizeof(fb)));
+			if (a[i].flags)
+				fprintf(out, " flags 0x%x", a[i].flags);
+			fprintf(out, " -> %s [%s];", rb,
 				present < 0 ? "NOT HANDLED, left alone" :
-				(!present != !inv) ? "applied" : "not applied");
+				(!present != !a[i].inv) ? "applied" : "not applied");
 			if (present < 0)
 				unhandled = true;
 		}
@@ -931,7 +1226,7 @@ static void image_map(struct image *im, FILE *alt_out)
 	 * must still be untouched at the end (mincore()).
 	 */
 	xmprotect(im->vvar, im->vvar_len, PROT_READ);
-	im->vd = (struct vb_vdso_data *)(im->text + im->data_off);
+	im->vd = im->text + im->data_off;
 
 	im->gettime = (gettime_fn)(void *)(im->text + im->entry[E_GETTIME]);
 	im->gettimeofday =
@@ -945,6 +1240,7 @@ static void image_map(struct image *im, FILE *alt_out)
 /* TSC rate against CLOCK_MONOTONIC (NTP-slewed) and CLOCK_MONOTONIC_RAW */
 static double tsc_hz_raw, tsc_hz_mono;
 static uint32_t cs_shift, cs_mult_raw, cs_mult_mono;
+static uint64_t cs_max_cycles;		/* the clocksource's, for 6.12 */
 
 /* One (TSC, clock) pair: the tightest of a few brackets. */
 static void sample(clockid_t clk, uint64_t *tsc, int64_t *ns)
@@ -985,8 +1281,9 @@ static void calibrate(void)
 
 	/*
 	 * Largest shift that keeps mult in 32 bits and delta * mult in 63
-	 * bits for 10 minutes without an update (vdso_calc_delta() of x86
-	 * does not mask the product).
+	 * bits for 10 minutes without an update (6.1's vdso_calc_delta() of
+	 * x86 does not mask the product; 6.12's vdso_calc_ns() takes a
+	 * 128-bit path beyond max_cycles).
 	 */
 	max_cycles = tsc_hz_raw * 1.01 * 600;
 	for (s = 32; s > 1; s--) {
@@ -998,6 +1295,14 @@ static void calibrate(void)
 	cs_shift = s;
 	cs_mult_raw = (uint32_t)(1e9 * (double)(1ULL << s) / tsc_hz_raw + 0.5);
 	cs_mult_mono = (uint32_t)(1e9 * (double)(1ULL << s) / tsc_hz_mono + 0.5);
+
+	/*
+	 * clocks_calc_max_nsecs(): the cycles whose product with mult plus
+	 * the largest NTP adjustment (clocksource_max_adjustment(), 11%)
+	 * stays in 64 bits, within the mask (all 64 bits for the TSC).  6.12's
+	 * update_vsyscall() copies the clocksource's into both bases.
+	 */
+	cs_max_cycles = UINT64_MAX / (cs_mult_raw + (uint64_t)cs_mult_raw * 11 / 100);
 }
 
 struct snapshot {
@@ -1030,10 +1335,10 @@ static void take_snapshot(struct snapshot *s)
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &s->coarse[CLOCK_MONOTONIC_COARSE]);
 }
 
-static void set_hres(struct vb_vdso_data *vd, clockid_t c, int64_t ns)
+static void set_hres(struct vb_vdso_tail *t, clockid_t c, int64_t ns)
 {
-	vd->basetime[c].sec = ns / NSEC_PER_SEC;
-	vd->basetime[c].nsec = (uint64_t)(ns % NSEC_PER_SEC) << vd->shift;
+	t->basetime[c].sec = ns / NSEC_PER_SEC;
+	t->basetime[c].nsec = (uint64_t)(ns % NSEC_PER_SEC) << t->shift;
 }
 
 /*
@@ -1045,41 +1350,48 @@ static void vvar_update(struct image *im, const struct snapshot *s,
 			int64_t offset_s, uint32_t res, int32_t tzw)
 {
 	unsigned char *page = im->text + im->vpage[VP_VVAR];
-	struct vb_vdso_data *vd = im->vd;
+	struct vb_vdso_tail *coarse = vd_tail(im, CS_HRES_COARSE);
 	unsigned int i;
 	int b;
 
 	xmprotect(page, PAGE, PROT_READ | PROT_WRITE);
 	for (b = 0; b < CS_BASES; b++) {
-		vd[b].seq++;
-		if (!(vd[b].seq & 1))
-			vd[b].seq++;
+		struct vb_vdso_head *h = vd_head(im, b);
+
+		h->seq++;
+		if (!(h->seq & 1))
+			h->seq++;
 	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (b = 0; b < CS_BASES; b++) {
-		vd[b].clock_mode = VDSO_CLOCKMODE_TSC;
-		vd[b].cycle_last = s->cycle_last;
-		vd[b].mask = UINT64_MAX;
-		vd[b].shift = cs_shift;
-		vd[b].mult = b == CS_RAW ? cs_mult_raw : cs_mult_mono;
-		vd[b].hrtimer_res = b == CS_HRES_COARSE ? res : 0;
-		vd[b].tz_minuteswest = b == CS_HRES_COARSE ? tzw : 0;
-		vd[b].tz_dsttime = 0;
+		struct vb_vdso_head *h = vd_head(im, b);
+		struct vb_vdso_tail *t = vd_tail(im, b);
+		uint64_t *max_cycles = vd_max_cycles(im, b);
+
+		h->clock_mode = VDSO_CLOCKMODE_TSC;
+		h->cycle_last = s->cycle_last;
+		if (max_cycles)
+			*max_cycles = cs_max_cycles;
+		t->mask = UINT64_MAX;
+		t->shift = cs_shift;
+		t->mult = b == CS_RAW ? cs_mult_raw : cs_mult_mono;
+		t->hrtimer_res = b == CS_HRES_COARSE ? res : 0;
+		t->tz_minuteswest = b == CS_HRES_COARSE ? tzw : 0;
+		t->tz_dsttime = 0;
 	}
 	for (i = 0; i < sizeof(hres_clocks) / sizeof(hres_clocks[0]); i++) {
 		clockid_t c = hres_clocks[i];
 
-		set_hres(&vd[c == CLOCK_MONOTONIC_RAW ? CS_RAW : CS_HRES_COARSE],
+		set_hres(vd_tail(im, c == CLOCK_MONOTONIC_RAW ? CS_RAW : CS_HRES_COARSE),
 			 c, s->ns[c] + offset_s * NSEC_PER_SEC);
 	}
 	for (i = CLOCK_REALTIME_COARSE; i <= CLOCK_MONOTONIC_COARSE; i++) {
-		vd[CS_HRES_COARSE].basetime[i].sec =
-			s->coarse[i].tv_sec + offset_s;
-		vd[CS_HRES_COARSE].basetime[i].nsec = s->coarse[i].tv_nsec;
+		coarse->basetime[i].sec = s->coarse[i].tv_sec + offset_s;
+		coarse->basetime[i].nsec = s->coarse[i].tv_nsec;
 	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (b = 0; b < CS_BASES; b++)
-		vd[b].seq++;
+		vd_head(im, b)->seq++;
 	xmprotect(page, PAGE, PROT_READ);
 }
 
@@ -1252,7 +1564,8 @@ static void sanity_image(struct image *im, FILE *out)
 		      off_host(d));
 	}
 	for (i = CLOCK_REALTIME_COARSE; i <= CLOCK_MONOTONIC_COARSE; i++) {
-		const struct vb_timestamp *b = &im->vd->basetime[i];
+		const struct vb_timestamp *b =
+			&vd_tail(im, CS_HRES_COARSE)->basetime[i];
 
 		ret = im->gettime(i, &t1);
 		check(out, !ret && (uint64_t)t1.tv_sec == b->sec &&
@@ -1332,7 +1645,8 @@ static void sanity_image(struct image *im, FILE *out)
 		ret = im->getres(CLOCK_MONOTONIC, &r);
 		ok &= !ret && r.tv_nsec == 7;
 		ret = im->gettime(CLOCK_MONOTONIC_COARSE, &t1);
-		ok &= !ret && (uint64_t)t1.tv_sec == im->vd->basetime[CLOCK_MONOTONIC_COARSE].sec;
+		ok &= !ret && (uint64_t)t1.tv_sec ==
+			vd_tail(im, CS_HRES_COARSE)->basetime[CLOCK_MONOTONIC_COARSE].sec;
 		if (im->gettime_ns) {
 			d = dev_ns(im, CLOCK_REALTIME, off, &ret);
 			ok &= !ret && llabs(d) <= TOL_NS;
@@ -1700,7 +2014,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: vdso-bench [-n CALLS] [-r ROUNDS] [--alt=none|lfence|rdtscp|host]\n"
-		"                  [--csv=FILE] [--cpu=N] LABEL=PATH/vdso64.so...\n");
+		"                  [--csv=FILE] [--cpu=N] [--base=6.1|6.12]\n"
+		"                  LABEL=PATH/vdso64.so...\n");
 	exit(2);
 }
 
@@ -1729,7 +2044,7 @@ static void cpu_model(char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-	const char *csv_path = NULL;
+	const char *csv_path = NULL, *base = NULL;
 	long n = 2000000;
 	int rounds = 7, i, cpu = -1;
 	char model[256], date[64], alt_desc[512];
@@ -1760,6 +2075,8 @@ int main(int argc, char **argv)
 			cpu = atoi(a + 6);
 		} else if (!strncmp(a, "--csv=", 6)) {
 			csv_path = a + 6;
+		} else if (!strncmp(a, "--base=", 7)) {
+			base = a + 7;
 		} else if (a[0] != '-' && (eq = strchr(a, '=')) && eq != a &&
 			   eq[1]) {
 			if (nimages == MAX_IMAGES)
@@ -1796,6 +2113,11 @@ int main(int argc, char **argv)
 		die("out of memory");
 	for (i = 0; i < nimages; i++) {
 		image_parse(&images[i]);
+		if (base && strcmp(base, images[i].layout->name))
+			die("%s: built by Linux %u.%u.%u, not by the --base=%s the harness expects",
+			    images[i].path, images[i].version >> 16,
+			    (images[i].version >> 8) & 0xff,
+			    images[i].version & 0xff, base);
 		image_map(&images[i], alt_out);
 	}
 	vvar_update_all(0, 1, 0);
@@ -1844,26 +2166,32 @@ int main(int argc, char **argv)
 	       " (but the instruction faults)",
 	       cpu_rdpid ? "yes" : "no");
 	printf("- host kernel (uname -r): %s\n", un.release);
-	printf("- TSC: %.3f MHz against CLOCK_MONOTONIC_RAW over 100 ms (MONOTONIC runs %+.2f ppm off RAW); vvar mult %u (MONOTONIC) / %u (RAW), shift %u\n",
+	printf("- TSC: %.3f MHz against CLOCK_MONOTONIC_RAW over 100 ms (MONOTONIC runs %+.2f ppm off RAW); vvar mult %u (MONOTONIC) / %u (RAW), shift %u, max_cycles %llu (6.12 layout)\n",
 	       tsc_hz_raw / 1e6, (tsc_hz_raw / tsc_hz_mono - 1) * 1e6,
-	       cs_mult_mono, cs_mult_raw, cs_shift);
+	       cs_mult_mono, cs_mult_raw, cs_shift,
+	       (unsigned long long)cs_max_cycles);
 	printf("- calls: N=%ld per candidate per round, %d rounds, candidates interleaved (order rotated each round, vvar page updated before each round like a tick); ns/call = median (min) over the rounds, from CLOCK_MONOTONIC_RAW around each loop\n",
 	       n, rounds);
-	printf("- alternatives: %s; the replacement is copied over the site and padded with the kernel's x86-64 multi-byte NOPs (BYTES_NOP1..8, as add_nops()/optimize_nops() do; 0x90 runs of sites the program cannot decode stay 0x90); entries for other features are left as they are and listed below\n",
+	printf("- alternatives: %s; the replacement is copied over the site and padded with the x86-64 multi-byte NOPs of the image's kernel (BYTES_NOP1..8 as 6.1's add_nops()/optimize_nops() place them, BYTES_NOP1..11 as 6.12's add_nop()/optimize_nops() do; 0x90 runs of sites the program cannot decode stay 0x90); entries for other features are left as they are and listed below\n",
 	       alt_desc);
 	printf("- images (the first is the reference of the ratios):");
 	for (i = 0; i < nimages; i++)
 		printf(" %s = `%s`%s", images[i].label, images[i].path,
 		       i + 1 < nimages ? ";" : "\n");
 	printf("\n## Images\n\n");
-	printf("| image | bytes | layout from | vvar area | vdso_data at | entries (LINUX_2.6) |\n");
-	printf("| --- | ---: | --- | --- | --- | --- |\n");
+	printf("| image | bytes | kernel (note), model | layout from | vvar area | vdso_data at | entries (LINUX_2.6) |\n");
+	printf("| --- | ---: | --- | --- | --- | --- | --- |\n");
 	for (i = 0; i < nimages; i++) {
 		struct image *im = &images[i];
 		int k;
 
-		printf("| %s | %zu | %s | %ld pages:", im->label, im->so.len,
-		       im->have_dbg ? "`.dbg` symbols" : "6.1 defaults (no .dbg)",
+		printf("| %s | %zu | %u.%u.%u, %s: vdso_data %zu bytes%s, alt_instr %zu | %s | %ld pages:",
+		       im->label, im->so.len, im->version >> 16,
+		       (im->version >> 8) & 0xff, im->version & 0xff,
+		       im->layout->name, im->layout->vd_size,
+		       im->layout->max_cycles_off ? " with max_cycles" : "",
+		       im->layout->alt_size,
+		       im->have_dbg ? "`.dbg` symbols" : "lds defaults (no .dbg)",
 		       im->vvar_len / PAGE);
 		for (k = 0; k < NVPAGE; k++)
 			if (im->vpage[k])

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # The x86-64 vDSO of the base and of the series, timed on the host: builds
 # scripts/vdso-bench.c, loads both vdso64.so images next to a vvar page it
-# fills (the 6.1 layout), checks their clocks against the host's and times
-# their entry points beside the host's clock_gettime() and bare TSC reads.
-# Writes build/bench/vdso-host.md (the report) and vdso-host.csv.
+# fills (in the layout of the kernel that built each, 6.1 or 6.12, read
+# from its version note), checks their clocks against the host's and
+# times their entry points beside the host's clock_gettime() and bare TSC
+# reads.  BASE= picks the built kernels, as everywhere.
+# Writes build/bench/vdso-host.md (the report) and vdso-host.csv
+# (build/6.12/bench/ with BASE=6.12).
 # The images are copied to build/bench/vdso-images/ first, so that a kernel
 # build running meanwhile cannot change them under the program.
 # Usage: vdso-bench.sh   (N= calls per candidate per round, default 2000000;
