@@ -19,14 +19,22 @@ set -euo pipefail
 cache=$IA64_CACHE
 prefix=$cache/bin/ia64-linux-gnu-
 
-if [ -x "${prefix}gcc" ] && "${prefix}gcc" --version >/dev/null 2>&1; then
+# One build at a time: make test starts one early, at idle priority, and
+# make ia64 then waits here for it to finish rather than starting another.
+mkdir -p "$(dirname "$cache")"
+exec 9>"$cache.lock"
+if ! flock -n 9; then
+	msg "ia64 toolchain: being built by another process; waiting for it"
+	flock 9
+fi
+
+if ia64_cached; then
 	msg "ia64 toolchain: cached in $cache ($("${prefix}gcc" -dumpversion))"
 	echo "$prefix"
 	exit 0
 fi
 
-"$TOP/scripts/deps.sh" gcc-12-source binutils-ia64-linux-gnu \
-	libgmp-dev libmpfr-dev libmpc-dev
+"$TOP/scripts/deps.sh" "${IA64_PKGS[@]}"
 tarball=$(ls /usr/src/gcc-12/gcc-*.tar.xz | head -n 1)
 [ -f "$tarball" ] || die "no gcc tarball in /usr/src/gcc-12 (gcc-12-source)"
 

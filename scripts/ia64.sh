@@ -20,7 +20,7 @@ out=${1:-$BUILD/results/ia64.json}
 obj=${IA64_OBJ:-$BUILD/kbuild/ia64}
 log=$LOGS/ia64-build.log
 [ -d "$SRC/.git" ] || die "no $SRC: run make tree"
-"$TOP/scripts/deps.sh" binutils-ia64-linux-gnu sparse
+"$TOP/scripts/deps.sh" "${IA64_PKGS[@]}"
 "$TOP/scripts/ia64-toolchain.sh" >/dev/null
 mkdir -p "$obj" "$LOGS" "$(dirname "$out")"
 

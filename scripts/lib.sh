@@ -159,8 +159,16 @@ bench_stamp() {
 	echo
 }
 
-# The IA64 cross compiler of scripts/ia64-toolchain.sh, cached per machine.
+# The IA64 cross compiler of scripts/ia64-toolchain.sh, cached per machine,
+# and the packages it and make ia64 need.
 IA64_CACHE=${IA64_CACHE:-$HOME/.cache/time-interp/ia64-gcc-12}
+IA64_PKGS=(gcc-12-source binutils-ia64-linux-gnu libgmp-dev libmpfr-dev
+	   libmpc-dev sparse)
+
+# ia64_cached: the cached cross compiler is there and runs.
+ia64_cached() {
+	"$IA64_CACHE/bin/ia64-linux-gnu-gcc" --version >/dev/null 2>&1
+}
 
 # ia64_make SRC OBJ ARGS...: make for ia64 in SRC, objects in OBJ, with the
 # cached cross compiler first in PATH (binutils are Debian's).
