@@ -19,8 +19,8 @@ set -euo pipefail
 cache=$IA64_CACHE
 prefix=$cache/bin/ia64-linux-gnu-
 
-# One build at a time: make test starts one early, at idle priority, and
-# make ia64 then waits here for it to finish rather than starting another.
+# One build at a time: a second make ia64 (or make check's ia64 prefixes)
+# waits here for the first's build rather than starting another.
 mkdir -p "$(dirname "$cache")"
 exec 9>"$cache.lock"
 if ! flock -n 9; then
