@@ -13,7 +13,8 @@ root=$out/root
 [ -d "$out/ksft" ] || die "no built tests for $flavour: run build-tests.sh $flavour"
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 [ -x "$BUSYBOX" ] || die "no $BUSYBOX: apt-get install busybox-static"
-is_dynamic() { readelf -l "$1" 2>/dev/null | grep -q 'program interpreter'; }
+# (Not readelf | grep -q: under pipefail that fails when grep quits first.)
+is_dynamic() { [[ $(readelf -l "$1" 2>/dev/null) == *'program interpreter'* ]]; }
 is_dynamic "$BUSYBOX" &&
 	die "$BUSYBOX is dynamically linked: apt-get install busybox-static"
 

@@ -53,7 +53,7 @@ cmd_boot() {
 	local prog args initrd udir log=$LOGS/boot$tag.log rc=0
 	read -r prog args <<<"$RUN"
 	[ -f "$prog" ] || die "RUN: no program $prog"
-	readelf -l "$prog" 2>/dev/null | grep -q 'program interpreter' &&
+	[[ $(readelf -l "$prog" 2>/dev/null) == *'program interpreter'* ]] &&
 		warn "$prog is dynamically linked; the guest has only the libraries the tests need"
 	# BOOT_PREPARED=1: the caller ran "run.sh kernel" for this flavour.
 	[ "${BOOT_PREPARED:-0}" = 1 ] || prepare
