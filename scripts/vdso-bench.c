@@ -111,25 +111,21 @@ struct vb_vdso_data_612 {
 };
 
 _Static_assert(VDSO_BASES == 12, "CLOCK_TAI is 11");
-_Static_assert(offsetof(struct vb_vdso_data_61, h.clock_mode) == 4, "6.1 layout");
-_Static_assert(offsetof(struct vb_vdso_data_61, h.cycle_last) == 8, "6.1 layout");
-_Static_assert(offsetof(struct vb_vdso_data_61, t.mask) == 16, "6.1 layout");
-_Static_assert(offsetof(struct vb_vdso_data_61, t.mult) == 24, "6.1 layout");
-_Static_assert(offsetof(struct vb_vdso_data_61, t.shift) == 28, "6.1 layout");
-_Static_assert(offsetof(struct vb_vdso_data_61, t.basetime) == 32, "6.1 layout");
-_Static_assert(offsetof(struct vb_vdso_data_61, t.tz_minuteswest) == 224, "6.1 layout");
-_Static_assert(offsetof(struct vb_vdso_data_61, t.hrtimer_res) == 232, "6.1 layout");
-_Static_assert(sizeof(struct vb_vdso_data_61) == 240, "6.1 layout");
+/* Head and tail once; each kernel's struct only places them. */
+_Static_assert(offsetof(struct vb_vdso_head, clock_mode) == 4, "layout");
+_Static_assert(offsetof(struct vb_vdso_head, cycle_last) == 8, "layout");
+_Static_assert(sizeof(struct vb_vdso_head) == 16, "layout");
+_Static_assert(offsetof(struct vb_vdso_tail, mult) == 8, "layout");
+_Static_assert(offsetof(struct vb_vdso_tail, shift) == 12, "layout");
+_Static_assert(offsetof(struct vb_vdso_tail, basetime) == 16, "layout");
+_Static_assert(offsetof(struct vb_vdso_tail, tz_minuteswest) == 208, "layout");
+_Static_assert(offsetof(struct vb_vdso_tail, hrtimer_res) == 216, "layout");
+_Static_assert(sizeof(struct vb_vdso_tail) == 224, "layout");
 
-_Static_assert(offsetof(struct vb_vdso_data_612, h.clock_mode) == 4, "6.12 layout");
-_Static_assert(offsetof(struct vb_vdso_data_612, h.cycle_last) == 8, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_61, t) == 16, "6.1 layout");
+_Static_assert(sizeof(struct vb_vdso_data_61) == 240, "6.1 layout");
 _Static_assert(offsetof(struct vb_vdso_data_612, max_cycles) == 16, "6.12 layout");
-_Static_assert(offsetof(struct vb_vdso_data_612, t.mask) == 24, "6.12 layout");
-_Static_assert(offsetof(struct vb_vdso_data_612, t.mult) == 32, "6.12 layout");
-_Static_assert(offsetof(struct vb_vdso_data_612, t.shift) == 36, "6.12 layout");
-_Static_assert(offsetof(struct vb_vdso_data_612, t.basetime) == 40, "6.12 layout");
-_Static_assert(offsetof(struct vb_vdso_data_612, t.tz_minuteswest) == 232, "6.12 layout");
-_Static_assert(offsetof(struct vb_vdso_data_612, t.hrtimer_res) == 240, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, t) == 24, "6.12 layout");
 _Static_assert(sizeof(struct vb_vdso_data_612) == 248, "6.12 layout");
 
 /* vdso-layout.lds.S of 6.1 and 6.12, used when there is no .dbg */
