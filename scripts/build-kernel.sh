@@ -44,19 +44,8 @@ frags+=("$local_frag")
 # mtime) when nothing changed, so that an unchanged tree does not rebuild.
 # (Configuring takes 10 s alone, but 3 min at idle priority beside four
 # guests: make test's debug kernel.)
-config_key() {
-	local head
-	head=$(git -C "$src" rev-parse HEAD 2>/dev/null) || return 1
-	{
-		echo "$head"
-		git -C "$src" diff HEAD -- ':(glob)**/Kconfig*' \
-			':(glob)**/*.config' scripts/kconfig || return 1
-		cat "${frags[@]}" "$0"
-		gcc --version | head -n 1
-	} | sha256sum | cut -d' ' -f1
-}
-key=$(config_key) || key=
-if [ -n "$key" ] && [ -f "$obj/.config" ] && [ "$(cat "$obj/.th-config-key" 2>/dev/null)" = "$key" ]; then
+key=$(kernel_config_key "$src" "${frags[@]}" "$0") || key=
+if [ -f "$obj/.config" ] && key_matches "$obj/.th-config-key" "$key"; then
 	msg "kernel ($flavour): config unchanged (same tree, fragments and compiler)"
 else
 	rm -f "$obj/.th-config-key"
@@ -100,11 +89,8 @@ done
 # whose pass over an unchanged tree took 150 s at idle priority beside
 # four guests.
 build_key=
-if [ -n "$key" ] && diff=$(git -C "$src" diff HEAD); then
-	build_key=$(printf '%s\n%s\n' "$key" "$diff" | sha256sum | cut -d' ' -f1)
-fi
-if [ -n "$build_key" ] && [ -f "$obj/arch/x86/boot/bzImage" ] &&
-   [ "$(cat "$obj/.th-build-key" 2>/dev/null)" = "$build_key" ]; then
+[ -z "$key" ] || build_key=$(kernel_build_key "$src" "$key") || build_key=
+if [ -f "$obj/arch/x86/boot/bzImage" ] && key_matches "$obj/.th-build-key" "$build_key"; then
 	msg "kernel ($flavour): $(cat "$obj/include/config/kernel.release") unchanged since its last build (same tree and config)"
 	exit 0
 fi

@@ -109,6 +109,44 @@ else
 	record bench-report-fail pass ""
 fi
 
+# The kernel build's keys (lib.sh, used by build-kernel.sh): contents, not
+# mtimes.  A touched file, or an edit made and taken back, keeps both keys;
+# an edit to a C file changes the build key alone; an edit to a Kconfig
+# file or a fragment changes the config key too.
+keytree=$tmp/keytree
+mkdir -p "$keytree/kernel/time"
+printf 'config A\n\tbool "a"\n' >"$keytree/kernel/time/Kconfig"
+printf 'int a;\n' >"$keytree/kernel/time/a.c"
+printf 'CONFIG_A=y\n' >"$tmp/frag.config"
+git -C "$keytree" init -q && git -C "$keytree" add -A &&
+	git -C "$keytree" -c user.name=T -c user.email=t@t commit -qm base
+keys() { local c; c=$(kernel_config_key "$keytree" "$tmp/frag.config") && echo "$c $(kernel_build_key "$keytree" "$c")"; }
+k0=$(keys)
+touch -d "+1 hour" "$keytree/kernel/time/a.c" "$keytree/kernel/time/Kconfig" "$tmp/frag.config"
+k_touch=$(keys)
+echo 'int b;' >>"$keytree/kernel/time/a.c"; k_c=$(keys)
+printf 'int a;\n' >"$keytree/kernel/time/a.c"; k_back=$(keys)
+printf '\tdefault y\n' >>"$keytree/kernel/time/Kconfig"; k_kconfig=$(keys)
+git -C "$keytree" checkout -q -- kernel/time/Kconfig
+echo 'CONFIG_B=y' >>"$tmp/frag.config"; k_frag=$(keys)
+echo x >"$tmp/keyfile" && key_matches "$tmp/keyfile" x && ! key_matches "$tmp/keyfile" y &&
+	! key_matches "$tmp/keyfile" "" && ! key_matches "$tmp/nokeyfile" x; km=$?
+if [ -z "$k0" ] || [ "${k0% *}" = "${k0#* }" ]; then
+	record build-keys fail "no keys: [$k0]"
+elif [ "$k_touch" != "$k0" ] || [ "$k_back" != "$k0" ]; then
+	record build-keys fail "a touched or restored file changed a key"
+elif [ "${k_c% *}" != "${k0% *}" ] || [ "${k_c#* }" = "${k0#* }" ]; then
+	record build-keys fail "a C edit: config key changed or build key kept"
+elif [ "${k_kconfig% *}" = "${k0% *}" ] || [ "${k_kconfig#* }" = "${k0#* }" ]; then
+	record build-keys fail "a Kconfig edit kept a key"
+elif [ "${k_frag% *}" = "${k0% *}" ]; then
+	record build-keys fail "a fragment's edit kept the config key"
+elif [ $km -ne 0 ]; then
+	record build-keys fail "key_matches: a stored key misread"
+else
+	record build-keys pass ""
+fi
+
 # The series workflow, on a fake base tarball.
 complete=0
 while read -r tag name status detail; do

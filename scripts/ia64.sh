@@ -103,7 +103,7 @@ sparse_run "$SRC" "$obj" "$log.sparse"
 # fragment: its log is kept with that key and reused while it holds.
 bobj=$obj-base
 key="$(git -C "$SRC" rev-parse "$base") ${cobjs[*]} $(sha256sum <"$TOP/configs/ia64-series.config")"
-if [ -f "$bobj/sparse.log" ] && [ "$(cat "$bobj/sparse.key" 2>/dev/null)" = "$key" ]; then
+if [ -f "$bobj/sparse.log" ] && key_matches "$bobj/sparse.key" "$key"; then
 	cp "$bobj/sparse.log" "$log.sparse-base"
 else
 	"$TOP/scripts/tree.sh" base-tree

@@ -209,6 +209,38 @@ kconfig() {
 	fi
 }
 
+# key_matches FILE KEY: FILE holds KEY, the hash of the inputs that made
+# what lies beside it, so that it can stand without being made again.
+key_matches() {
+	[ -n "$2" ] && [ "$(cat "$1" 2>/dev/null)" = "$2" ]
+}
+
+# kernel_config_key SRC FILE...: a hash of what a kernel's .config follows
+# from: SRC's HEAD, its uncommitted changes to Kconfig files, *.config
+# fragments and scripts/kconfig, the FILEs (fragments, the script) and the
+# compiler's version.  Fails when SRC is not a git tree.
+kernel_config_key() {
+	local src=$1 head
+	shift
+	head=$(git -C "$src" rev-parse HEAD 2>/dev/null) || return 1
+	{
+		echo "$head"
+		git -C "$src" diff HEAD -- ':(glob)**/Kconfig*' \
+			':(glob)**/*.config' scripts/kconfig || return 1
+		cat "$@"
+		gcc --version | head -n 1
+	} | sha256sum | cut -d' ' -f1
+}
+
+# kernel_build_key SRC CONFIG_KEY: a hash of a build's inputs: its config
+# key and SRC's whole uncommitted diff.  Contents, not mtimes: a file
+# touched, or changed and changed back, keeps the key.
+kernel_build_key() {
+	local diff
+	diff=$(git -C "$1" diff HEAD) || return 1
+	printf '%s\n%s\n' "$2" "$diff" | sha256sum | cut -d' ' -f1
+}
+
 # ia64_kconfig SRC OBJ LOG: the IA64 config of the series, allnoconfig plus
 # configs/ia64-series.config.
 ia64_kconfig() {
