@@ -8,6 +8,7 @@ Raw inputs (RAW/):
   guest-KERNEL-MODE.txt  scripts/guest/bench's sections ("== NAME" lines)
   host-dmt.txt           dmt on the host
   host-vdso.md           scripts/vdso-bench.sh's report (optional)
+  host-vdso-6.12.md      the same, BASE=6.12 (optional)
   host-guard.md          scripts/guard-bench.sh's report (optional)
   ctxsw.md               scripts/bench-ctxsw.sh's report (optional)
 
@@ -347,7 +348,7 @@ class Run:
         rows = [[b, *r] for b in self.boots for r in self.cdisp[b]]
         write_csv(os.path.join(out, "cdisp.csv"), stamp,
                   ["boot", "clock", "value", "resolution_ns"], rows)
-        for fn in ("vdso-host.csv", "guard-host.csv", "ctxsw.csv"):
+        for fn in ("vdso-host.csv", "vdso-host-6.12.csv", "guard-host.csv", "ctxsw.csv"):
             stamp_csv(os.path.join(out, fn), stamp)
 
     def plot(self, out):
@@ -486,6 +487,7 @@ class Run:
     def md_host_reports(self):
         L = []
         for fn, title in (("host-vdso.md", "The vDSO on the host (native)"),
+                          ("host-vdso-6.12.md", "The vDSO of 6.12 on the host (native)"),
                           ("host-guard.md", "The guard on the host (native)"),
                           ("ctxsw.md", f"Context switches ({EMULATED})")):
             p = os.path.join(self.raw, fn)

@@ -140,21 +140,31 @@ for m in $MODES; do
 	msg "bench: [$i/$n] $name took $((SECONDS - b0)) s"
 done
 
-# host_bench NAME QUICK FULL: scripts/NAME-bench.sh with the variables
-# QUICK (BENCH_QUICK=1) or FULL; its report build/bench/NAME-host.md to
-# raw/host-NAME.md and its NAME-host.csv to the results.
+# host_bench NAME QUICK FULL [BASE]: scripts/NAME-bench.sh with the
+# variables QUICK (BENCH_QUICK=1) or FULL, on BASE's builds (default this
+# one's); its report BASE's build/bench/NAME-host.md to raw/host-NAME.md
+# and its NAME-host.csv to the results, both named -6.12 for BASE=6.12.
 host_bench() {
-	local name=$1 vars=$3
+	local name=$1 vars=$3 base=${4:-$BASE} dir=$work sfx=
 	[ "$quick" = 1 ] && vars=$2
+	if [ "$base" != "$BASE" ]; then
+		sfx=-$base
+		dir=$(BASE=$base BUILD= bash -c '. "$1"; echo "$BUILD/bench"' - "$TOP/scripts/lib.sh")
+	fi
 	# shellcheck disable=SC2086 # VAR=value words
-	env $vars "$TOP/scripts/$name-bench.sh" >"$work/$name-bench.log" 2>&1 ||
-		die "bench: $name-bench failed; see $work/$name-bench.log"
-	cp "$work/$name-host.md" "$raw/host-$name.md"
-	cp "$work/$name-host.csv" "$res/$name-host.csv"
+	env BASE="$base" BUILD="${dir%/bench}" $vars "$TOP/scripts/$name-bench.sh" >"$work/$name-bench$sfx.log" 2>&1 ||
+		die "bench: $name-bench ($base) failed; see $work/$name-bench$sfx.log"
+	cp "$dir/$name-host.md" "$raw/host-$name$sfx.md"
+	cp "$dir/$name-host.csv" "$res/$name-host$sfx.csv"
 }
 
 msg "bench: host: the vDSO of both builds (scripts/vdso-bench.sh)"
 host_bench vdso "N=200000 ROUNDS=3" "N=2000000 ROUNDS=7"
+rm -f "$raw/host-vdso-6.12.md" "$res/vdso-host-6.12.csv"
+if grep -q '612:' <<<"$MODES"; then
+	msg "bench: host: the vDSO of both 6.12 builds (BASE=6.12 scripts/vdso-bench.sh)"
+	host_bench vdso "N=200000 ROUNDS=3" "N=2000000 ROUNDS=7" 6.12
+fi
 msg "bench: host: the interpolator's read path natively (scripts/guard-bench.sh)"
 host_bench guard "ROUNDS=3 MS=10" "ROUNDS=9 MS=30"
 
