@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all run test test-6.12 test-full test-long boot tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 clean distclean help
+.PHONY: all run test test-6.12 test-6.12-short test-full test-long boot tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 clean distclean help
 
 all: help
 
@@ -12,6 +12,7 @@ help:
 	@echo "make run           build the patched kernel, boot it, show its clocks"
 	@echo "make test          every suite over every boot of plan/boots, 3 guests at a time (TEST_JOBS=N)"
 	@echo "make test-6.12     make test on the 6.12 base (BASE=6.12): the first posting, ported"
+	@echo "make test-6.12-short   the series' mode boots on 6.12: no debug kernel, no slow upstream tests"
 	@echo "make test-full     make test and make test-long in one run: everything the harness runs"
 	@echo "make test-long     the boots of plan/boots-long (tests of 10-20 min each)"
 	@echo "make boot RUN=prog [APPEND=...] [SMP=N]   boot with your own program"
@@ -49,6 +50,16 @@ test: deps
 # deps, a prerequisite, sees BASE too: it installs linux-source-6.12.
 test-6.12: export BASE := 6.12
 test-6.12: deps
+	@$(S)/run.sh test
+
+# The 6.12 base's short verdict: the boots of the series' modes (default,
+# nojitter, jitter=force, clocksource=hpet, tsc=nowatchdog, bad options,
+# the three TSC_RELIABLE boots), KUnit and the host checks; not the debug
+# kernel, nor the boots of upstream's slow tests (destructive, default-lat,
+# rtc, default-skew), which make test-6.12 runs.
+test-6.12-short: export BASE := 6.12
+test-6.12-short: export BOOTS := default nojitter jitter-force hpet nowatchdog garbage tsc-reliable tsc-refused tsc-unstable
+test-6.12-short: deps
 	@$(S)/run.sh test
 
 test-full: deps
