@@ -149,7 +149,7 @@ host_bench() {
 	[ "$quick" = 1 ] && vars=$2
 	if [ "$base" != "$BASE" ]; then
 		sfx=-$base
-		dir=$(BASE=$base BUILD= bash -c '. "$1"; echo "$BUILD/bench"' - "$TOP/scripts/lib.sh")
+		dir=$TOP/build$(base_dir "$base")/bench
 	fi
 	# shellcheck disable=SC2086 # VAR=value words
 	env BASE="$base" BUILD="${dir%/bench}" $vars "$TOP/scripts/$name-bench.sh" >"$work/$name-bench$sfx.log" 2>&1 ||

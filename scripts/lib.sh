@@ -9,11 +9,16 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # patches/, built in build/; 6.12 (the LTS distributions ship now) the
 # first posting, ported, in patches/6.12/, built in build/6.12/.
 BASE=${BASE:-6.1}
-case $BASE in
-6.1)	_base_dir= ;;
-6.12)	_base_dir=/6.12 ;;
-*)	printf 'error: BASE=%s: the series has a base 6.1 (default) and 6.12\n' "$BASE" >&2; exit 1 ;;
-esac
+# base_dir BASE: BASE's directory below build/ and patches/.
+base_dir() {
+	case $1 in
+	6.1)	echo ;;
+	6.12)	echo /6.12 ;;
+	*)	return 1 ;;
+	esac
+}
+_base_dir=$(base_dir "$BASE") ||
+	{ printf 'error: BASE=%s: the series has a base 6.1 (default) and 6.12\n' "$BASE" >&2; exit 1; }
 BASE_PKG=linux-source-$BASE
 BUILD=${BUILD:-$TOP/build$_base_dir}
 SRC=$BUILD/linux		# patched tree, a git repository (make tree)
