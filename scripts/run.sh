@@ -155,9 +155,7 @@ boot_one() {
 # timers tests mostly sleep, so three share the host's 2 cores with little
 # loss and the background builds fill what they leave (four: 564 s
 # against 664 s for a run again, but fewer runs yet; see README).  A boot
-# with th.kernel=debug starts once the debug kernel is built, one with
-# th.asleep (its tests sleep nearly all along) beside the TEST_JOBS others
-# rather than as one of them, and one with
+# with th.kernel=debug starts once the debug kernel is built, and one with
 # th.alone when nothing else runs: no other guest, and no background step
 # (even at idle priority, a build on the other core failed rtcpie's 10%
 # once: "PIE delta error: 0.018734 should be close to 0.015625").
@@ -187,7 +185,7 @@ cmd_test() {
 		[[ " $(selected_postings) " = *" 2-ia64 "* ]] && bg+=(ia64)
 	msg "make test: $n boot(s), $par at a time; at idle priority meanwhile: ${bg[*]}${bg[*]:+, one after the other, and beside them }harness (logs build/logs/test-*.log)"
 
-	local -A jobs=()	# pid -> "boot NAME", "asleep NAME" or "bg STEP"
+	local -A jobs=()	# pid -> "boot NAME" or "bg STEP"
 	local queue=() rest=() line name smp limit suites append pid st what i=0 nboot=0 alone=0
 	mapfile -t queue <<<"$plan"
 	# Background jobs ignore the terminal's ^C: stop them with make test.
@@ -231,20 +229,13 @@ cmd_test() {
 			elif [[ " $append " == *" th.alone "* ]] &&
 			     { [ ${#jobs[@]} -gt 0 ] || [ ${#bg[@]} -gt 0 ]; }; then
 				rest+=("$line")	# th.alone: when nothing else runs
-			elif [ "$alone" = 0 ] &&
-			     { [ "$nboot" -lt "$par" ] || [[ " $append " == *" th.asleep "* ]]; }; then
+			elif [ "$nboot" -lt "$par" ] && [ "$alone" = 0 ]; then
 				[[ " $append " == *" th.alone "* ]] && alone=1
 				i=$((i + 1))
 				msg "[$i/$n] boot '$name' started: -smp $smp, '${append}', suites $suites (limit ${limit} s)"
 				boot_one "$name" "$smp" "$limit" "$suites" "$append" >"$RESULTS/boot-$name.out" 2>&1 &
-				# th.asleep: its tests sleep nearly all along, so
-				# it is not one of the TEST_JOBS busy guests.
-				if [[ " $append " == *" th.asleep "* ]]; then
-					jobs[$!]="asleep $name"
-				else
-					jobs[$!]="boot $name"
-					nboot=$((nboot + 1))
-				fi
+				jobs[$!]="boot $name"
+				nboot=$((nboot + 1))
 			else
 				rest+=("$line")
 			fi
@@ -258,11 +249,11 @@ cmd_test() {
 			what=${jobs[$pid]}
 			unset "jobs[$pid]"
 			case $what in
-			boot\ * | asleep\ *)
-				[ "${what%% *}" = boot ] && nboot=$((nboot - 1))
+			boot\ *)
+				nboot=$((nboot - 1))
 				alone=0
-				msg "boot '${what#* }' done at $((SECONDS - t0)) s:"
-				cat "$RESULTS/boot-${what#* }.out" ;;
+				msg "boot '${what#boot }' done at $((SECONDS - t0)) s:"
+				cat "$RESULTS/boot-${what#boot }.out" ;;
 			bg\ *)
 				msg "background: ${what#bg } done at $((SECONDS - t0)) s$([ "$st" = 0 ] || echo ", failed"): build/logs/test-${what#bg }.log"
 				grep -E '^  (FAIL|ok) ' "$LOGS/test-${what#bg }.log" | grep FAIL || true
