@@ -190,20 +190,21 @@ cmd_test() {
 	mapfile -t queue <<<"$plan"
 	# Background jobs ignore the terminal's ^C: stop them with make test.
 	trap 'for pid in "${!jobs[@]}"; do kill_tree "$pid"; done; die "make test: interrupted"' INT TERM
+	bg_start() {
+		bg_step "$1" &
+		jobs[$!]="bg $1"
+		msg "background: $1 started"
+	}
 	bg_next() {
 		[ ${#bg[@]} -gt 0 ] || return 0
-		bg_step "${bg[0]}" &
-		jobs[$!]="bg ${bg[0]}"
-		msg "background: ${bg[0]} started"
+		bg_start "${bg[0]}"
 		bg=("${bg[@]:1}")
 	}
 	bg_next
 	# The harness's own tests need nothing built: started last in the
-	# chain, they ran 360 s at idle priority beside four guests, and boot
-	# rtc (th.alone) waited for them at the end of a run again.
-	bg_step harness &
-	jobs[$!]="bg harness"
-	msg "background: harness started"
+	# chain, they once ran 360 s at idle priority beside the guests, and
+	# boot rtc (th.alone) waited for them at the end of a run again.
+	bg_start harness
 	while [ ${#queue[@]} -gt 0 ] || [ ${#jobs[@]} -gt 0 ]; do
 		rest=()
 		for line in "${queue[@]}"; do
