@@ -5,15 +5,30 @@
 # limit ran out.
 # Usage: boot.sh FLAVOUR LOG SMP LIMIT "KERNEL ARGS" [INITRD]
 # th.kernel=debug among the arguments boots the debug flavour's kernel with
-# FLAVOUR's initramfs; th.nice=N runs QEMU at that nice value (make test
-# runs the guests of the latency tests at -10, so that the busy guests
-# beside them cannot delay their timers by milliseconds).
+# FLAVOUR's initramfs, and th.kernel=base the unpatched base's kernel with
+# it (the series' tests on the kernel they were written against);
+# th.nice=N runs QEMU at that nice value (make test runs the guests of the
+# latency tests at -10, so that the busy guests beside them cannot delay
+# their timers by milliseconds).  th.skew=CPU:NS[:PPM],... boots under
+# the QEMU of scripts/qemu-skew.sh ($QEMU_SKEW_BIN), which gives those
+# vCPUs TSCs of their own: NS ahead (negative: behind) of vCPU 0's, and
+# PPM fast (negative: slow).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=$1 log=$2 smp=$3 limit=$4 append=$5
 kernel=$(obj_dir "$flavour")/arch/x86/boot/bzImage
 [[ " $append " == *" th.kernel=debug "* ]] && kernel=$(obj_dir debug)/arch/x86/boot/bzImage
+[[ " $append " == *" th.kernel=base "* ]] && kernel=$(obj_dir base)/arch/x86/boot/bzImage
+qemu_bin=qemu-system-x86_64 fw=()
+if [[ " $append " =~ \ th\.skew=([^ ]+)\  ]]; then
+	[ -x "${QEMU_SKEW_BIN:-}" ] ||
+		die "th.skew needs the QEMU of scripts/qemu-skew.sh: QEMU_SKEW_BIN='${QEMU_SKEW_BIN:-}'"
+	qemu_bin=$QEMU_SKEW_BIN
+	# Firmware where Debian puts it: the build looks under /usr/local.
+	fw=(-L /usr/share/qemu -L /usr/share/seabios -L /usr/lib/ipxe/qemu)
+	export QEMU_TSC_SKEW=${BASH_REMATCH[1]}
+fi
 nice=0
 [[ " $append " =~ \ th\.nice=(-?[0-9]+)\  ]] && nice=${BASH_REMATCH[1]}
 initrd=${6:-$(out_dir "$flavour")/initramfs.cpio.gz}
@@ -23,12 +38,12 @@ mkdir -p "$(dirname "$log")"
 
 # The e1000e NIC is there for its PTP hardware clock (/dev/ptp0), a
 # dynamic POSIX clock for the tests; its user-mode network is unused.
-qemu=(nice -n "$nice" qemu-system-x86_64 -machine pc -accel tcg -cpu max -m 1024
+qemu=(nice -n "$nice" "$qemu_bin" "${fw[@]}" -machine pc -accel tcg -cpu max -m 1024
       -smp "$smp" -display none -monitor none -serial stdio -no-reboot
       -nic user,model=e1000e
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 $append")
-echo "# ${qemu[*]}" >"$log"
+echo "# ${QEMU_TSC_SKEW:+QEMU_TSC_SKEW=$QEMU_TSC_SKEW }${qemu[*]}" >"$log"
 set +e
 if [ "${SHOW:-0}" = 1 ]; then
 	timeout -k 10 "$limit" "${qemu[@]}" </dev/null 2>&1 | tee -a "$log"

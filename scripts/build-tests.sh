@@ -43,6 +43,13 @@ for c in $collections; do
 		emit_extended_tests >"$out/ksft/$c.extended.list"
 done
 
+# The harness's own guest tests, collection "th" (th:skew-demote): shell
+# scripts that drive the series' tests under conditions a boot sets up.
+rm -rf "$out/ksft/th"
+mkdir -p "$out/ksft/th"
+cp "$TOP"/scripts/guest/th/* "$out/ksft/th/"
+chmod +x "$out/ksft/th"/*
+
 # The series' tests again for the kernel's other ABIs, i386 (IA32_EMULATION)
 # and x32, as collections of their own ("timers-i386:xcpu-monotonic"):
 # the i386 system call table and entry, the 32-bit vDSO built from lib/vdso,

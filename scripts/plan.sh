@@ -42,16 +42,19 @@ boots() {
 	done < <(cat "${BOOTS[@]}")
 }
 
-# test_settings ID: "timeout<TAB>args" for collection:test ID.
+# test_settings ID BOOT: "timeout<TAB>args" for collection:test ID in BOOT:
+# plan/tests' line "ID@BOOT" if there is one, else its line "ID".
 test_settings() {
-	local id t a
-	while read -r id t a; do
-		case $id in ""|"#"*) continue ;; esac
-		[ "$id" = "$1" ] || continue
-		[ "$a" = - ] && a=
-		printf '%s\t%s\n' "$t" "$a"
-		return
-	done <"$TESTS"
+	local id t a want
+	for want in "$1@$2" "$1"; do
+		while read -r id t a; do
+			case $id in ""|"#"*) continue ;; esac
+			[ "$id" = "$want" ] || continue
+			[ "$a" = - ] && a=
+			printf '%s\t%s\n' "$t" "$a"
+			return
+		done <"$TESTS"
+	done
 	printf '%s\t\n' "$DEFAULT_TIMEOUT"
 }
 
@@ -91,7 +94,7 @@ lists() {
 				warn "plan: boot '$name': $id is not in this tree; left out"
 				continue
 			fi
-			printf '%s\t%s\t%s\n' "${id%%:*}" "${id#*:}" "$(test_settings "$id")" >>"$dir/$name"
+			printf '%s\t%s\t%s\n' "${id%%:*}" "${id#*:}" "$(test_settings "$id" "$name")" >>"$dir/$name"
 		done
 	done < <(boots)
 }

@@ -48,6 +48,9 @@ TH_CS = re.compile(r'^th-cs: (before|after) (\S+)')
 # step demotes the TSC.
 LEAVES_CLOCKSOURCE = ('timers:cpu-lag',)
 QEMU_TIMEOUT = 124
+# The cross-CPU tally of xcpu-monotonic (and of the harness's tests that
+# run it), as the console shows it: "# # summary: R reads, N inversions".
+INVERSIONS = re.compile(r'^(?:# )?summary: (\d+) reads, (\d+) inversions')
 
 
 def read_lines(path):
@@ -114,6 +117,51 @@ def wrong_clocksource(tid, out, want):
     if after not in (want, None) and tid not in LEAVES_CLOCKSOURCE:
         return f'ended on {after}, not {want}'
     return None
+
+
+def boot_args(lines):
+    """The kernel command line the guest's /init printed, as words."""
+    for l in lines:
+        if l.startswith('# cmdline: '):
+            return l[len('# cmdline: '):].split()
+    return []
+
+
+def skew_of(args):
+    """The largest TSC offset in ns of th.skew=CPU:NS[:PPM],..., and the
+    largest rate difference in ppm, or None without th.skew."""
+    spec = next((a.split('=', 1)[1] for a in args if a.startswith('th.skew=')), None)
+    if spec is None:
+        return None
+    ns = ppm = 0
+    for item in spec.split(','):
+        f = item.split(':')
+        ns = max(ns, abs(int(f[1])))
+        ppm = max(ppm, abs(int(f[2])) if len(f) > 2 else 0)
+    return ns, ppm
+
+
+def inversion_tally(out):
+    """(reads, inversions) of a test's output lines, or None."""
+    t = [m.groups() for m in (INVERSIONS.match(l) for l in out) if m]
+    if not t:
+        return None
+    return sum(int(r) for r, _ in t), sum(int(n) for _, n in t)
+
+
+def control_rows(tid, out):
+    """A negative control's one row for program @tid: on counters that
+    disagree and with nothing to keep them in step, the test must see
+    inversions; one that sees none cannot see what it is for."""
+    tally = inversion_tally(out)
+    if tally is None:
+        return [(tid, 'fail', 'control: the test printed no inversion tally',
+                 telling_lines(out))]
+    reads, inv = tally
+    if inv:
+        return [(tid, 'pass', f'control: {inv} inversions in {reads} reads, as it must', [])]
+    return [(tid, 'fail', f'control: 0 inversions in {reads} reads: the test cannot see '
+             'the skew it is for', telling_lines(out))]
 
 
 def program_of(test):
@@ -281,14 +329,15 @@ def program_results(tid, status, directive, out):
     return rows
 
 
-def parse_selftests(lines, expected, series=frozenset(), want_cs=None):
+def parse_selftests(lines, expected, series=frozenset(), want_cs=None, control=False):
     """Results of the guest's kselftest TAP; every expected test must report.
     A program that prints TAP of its own gives a row for each of its
     sub-tests ("timers:nanosleep/3"), so that a sub-test that skipped is a
     skip; see program_results().  A result is (id, status, detail, output):
     output is the test's own lines for a failure, the place to look first.
     With @want_cs, the passes of a program of @series that did not run on
-    that clocksource are skips."""
+    that clocksource are skips.  In a @control boot (th.control), a program
+    that prints an inversion tally is judged by control_rows()."""
     got, out, current = {}, [], None
     for l in lines:
         m = TAP_START.match(l)
@@ -306,6 +355,10 @@ def parse_selftests(lines, expected, series=frozenset(), want_cs=None):
             status = 'skip' if directive.upper().startswith('SKIP') else 'pass'
         else:
             status = 'fail'
+        if control and inversion_tally(out) is not None:
+            got[tid] = control_rows(tid, out)
+            current, out = None, []
+            continue
         rows = program_results(tid, status, directive, out)
         why = want_cs and tid in series and wrong_clocksource(tid, out, want_cs)
         if why:
@@ -362,8 +415,9 @@ def cmd_boot(a):
     results = [boot_result(lines, a.boot, a.qemu_status, a.limit)]
     if a.kunit:
         results += parse_kunit(lines)
+    args = boot_args(lines)
     results += parse_selftests(lines, expected, series_programs(a.maintainers),
-                               boot_clocksource(lines))
+                               boot_clocksource(lines), 'th.control' in args)
 
     known = load_known(a.known)
     out = []
@@ -383,6 +437,12 @@ def cmd_boot(a):
           if l.startswith(('# clocksource: ', '# clocksource at the end: '))]
     print(f'  boot {a.boot}: {counts["pass"]} passed, {counts["fail"]} failed, '
           f'{counts["skip"]} skipped' + (f' (clocksource {" -> ".join(cs)})' if cs else ''))
+    skew = skew_of(args)
+    if skew is not None:
+        reads, inv = inversion_tally([l[2:] for l in lines if l.startswith('# ')]) or (0, 0)
+        print(f'  boot {a.boot}: skew_ns={skew[0]} skew_ppm={skew[1]} inversions={inv} '
+              f'reads={reads}' + (' (a control: it must see inversions)'
+                                  if 'th.control' in args else ''))
     skipped = {}
     for r in out:
         if r['status'] == 'fail':

@@ -22,6 +22,11 @@ RESULTS=$BUILD/results
 
 prepare() {
 	local t0=$SECONDS
+	# make run / make boot with APPEND=th.skew=...: the skew's QEMU first.
+	if [[ " ${APPEND:-} " == *" th.skew="* ]]; then
+		QEMU_SKEW_BIN=$("$S/qemu-skew.sh" | tail -n 1)
+		export QEMU_SKEW_BIN
+	fi
 	"$S/tree.sh" sync
 	[ "$flavour" = base ] && "$S/tree.sh" base-tree
 	"$S/build-kernel.sh" "$flavour"
@@ -90,16 +95,25 @@ cmd_boot() {
 # (SCHED_IDLE): it takes only the CPU time the guests leave, and a guest
 # that wakes preempts it at once, so that no timer test sees it.  Each
 # step writes build/results/STEP.json; its output is build/logs/test-STEP.log.
+#   qemu-skew  the QEMU of the boots with th.skew (scripts/qemu-skew.sh),
+#              cached outside the tree once built
+#   base     the unpatched base's kernel, for the boots with th.kernel=base
 #   debug    the debug kernel, for the boots with th.kernel=debug
 #   ia64     make ia64: the IA64 cross build and fastcall checks
 #   harness  the harness's own host-side tests
 bg_step() {
 	local step=$1 log=$LOGS/test-$1.log
 	case $step in
-	debug)
-		chrt --idle 0 "$S/build-kernel.sh" debug >"$log" 2>&1 && return 0
-		fail_row build:debug-kernel "the debug kernel did not build" "$log" \
-			>"$RESULTS/debug.json"
+	qemu-skew)
+		chrt --idle 0 "$S/qemu-skew.sh" >"$log" 2>&1 && return 0
+		fail_row build:qemu-skew "the QEMU of the skewed boots did not build" "$log" \
+			>"$RESULTS/$step.json"
+		return 1 ;;
+	base|debug)
+		{ [ "$step" = debug ] || "$S/tree.sh" base-tree; } >"$log" 2>&1 &&
+			chrt --idle 0 "$S/build-kernel.sh" "$step" >>"$log" 2>&1 && return 0
+		fail_row "build:$step-kernel" "the $step kernel did not build" "$log" \
+			>"$RESULTS/$step.json"
 		return 1 ;;
 	ia64|harness)
 		local script=ia64.sh
@@ -109,6 +123,17 @@ bg_step() {
 			fail_row "$step:run" "scripts/$script stopped before its results" "$log" \
 				>"$RESULTS/$step.json" ;;
 	esac
+}
+
+# needs APPEND: the background step a boot with these kernel arguments
+# waits for (th.skew: qemu-skew; th.kernel=base|debug: that kernel), or
+# nothing.
+needs() {
+	if [[ " $1 " == *" th.skew="* ]]; then
+		echo qemu-skew
+	fi
+	[[ " $1 " =~ \ th\.kernel=(base|debug)\  ]] && echo "${BASH_REMATCH[1]}"
+	return 0
 }
 
 # one_row STATUS TEST DETAIL LOG: a results file of one result.
@@ -163,17 +188,26 @@ cmd_test() {
 	local t0=$SECONDS
 	rm -rf "$RESULTS" && mkdir -p "$RESULTS"
 	prepare
-	local plan n par=${TEST_JOBS:-3} debug=none
+	local plan n par=${TEST_JOBS:-3}
 	plan=$("$S/plan.sh" boots ${BOOTS:-})
 	[ -n "$plan" ] || die "no boot of plan/boots matches BOOTS='${BOOTS:-}'"
 	n=$(printf '%s\n' "$plan" | wc -l)
 	[[ $par =~ ^[1-9][0-9]*$ ]] || die "TEST_JOBS='$par': a number of guests, 1 or more"
 
-	local bg=()
-	if [ "$flavour" = patched ] && grep -q 'th\.kernel=debug' <<<"$plan"; then
-		bg+=(debug)
-		debug=pending
-	fi
+	# state[STEP]: pending, ready or failed, for the steps a boot waits on.
+	local bg=() step
+	local -A state=()
+	for step in qemu-skew base debug; do
+		if grep -q "$(case $step in qemu-skew) echo 'th\.skew=' ;; *) echo "th\.kernel=$step" ;; esac)" <<<"$plan"; then
+			# The debug kernel is the series' tree with the debug config:
+			# the unpatched base has none.  The base's own boots need
+			# no second base kernel.
+			[ "$step" = debug ] && [ "$flavour" != patched ] && continue
+			[ "$step" = base ] && [ "$flavour" = base ] && { state[$step]=ready; continue; }
+			bg+=("$step")
+			state[$step]=pending
+		fi
+	done
 	# Without the ia64 posting (SERIES=core, BASE=6.12) make ia64 has
 	# nothing of the series to check.  Its cross compiler, when not
 	# cached, builds in this step, after the debug kernel.  Started with
@@ -183,6 +217,7 @@ cmd_test() {
 	# start first.
 	[ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ] &&
 		[[ " $(selected_postings) " = *" 2-ia64 "* ]] && bg+=(ia64)
+	export QEMU_SKEW_BIN=
 	msg "make test: $n boot(s), $par at a time; at idle priority meanwhile: ${bg[*]}${bg[*]:+, one after the other, and beside them }harness (logs build/logs/test-*.log)"
 
 	local -A jobs=()	# pid -> "boot NAME" or "bg STEP"
@@ -209,21 +244,23 @@ cmd_test() {
 		rest=()
 		for line in "${queue[@]}"; do
 			IFS=$'\t' read -r name smp limit suites append <<<"$line"
-			if [[ " $append " == *" th.kernel=debug "* && $debug != ready ]]; then
-				if [ "$debug" = none ]; then
-					# The debug kernel is the series' tree with the
-					# debug config: the unpatched base has none.
+			local wait= w
+			for w in $(needs "$append"); do
+				[ "${state[$w]:-none}" = ready ] || wait=$w
+			done
+			if [ -n "$wait" ]; then
+				if [ "${state[$wait]:-none}" = none ]; then
 					i=$((i + 1))
 					one_row skip "boot:$name" \
 						"not booted: the debug kernel is built for the series only" "" \
 						>"$RESULTS/boot-$name.json"
 					msg "[$i/$n] boot '$name': not booted, no debug kernel of the unpatched base"
 					continue
-				elif [ "$debug" = failed ]; then
+				elif [ "${state[$wait]}" = failed ]; then
 					i=$((i + 1))
-					fail_row "boot:$name" "not booted: the debug kernel did not build" \
-						"$LOGS/test-debug.log" >"$RESULTS/boot-$name.json"
-					msg "[$i/$n] boot '$name': not booted, the debug kernel did not build"
+					fail_row "boot:$name" "not booted: background step $wait failed" \
+						"$LOGS/test-$wait.log" >"$RESULTS/boot-$name.json"
+					msg "[$i/$n] boot '$name': not booted, background step $wait failed"
 					continue
 				fi
 				rest+=("$line")
@@ -242,7 +279,7 @@ cmd_test() {
 			fi
 		done
 		queue=("${rest[@]}")
-		[ ${#jobs[@]} -gt 0 ] || die "make test: boots wait for a debug kernel that nothing builds"
+		[ ${#jobs[@]} -gt 0 ] || die "make test: boots wait for a background step that nothing runs"
 		sleep 2
 		for pid in "${!jobs[@]}"; do
 			kill -0 "$pid" 2>/dev/null && continue
@@ -258,8 +295,12 @@ cmd_test() {
 			bg\ *)
 				msg "background: ${what#bg } done at $((SECONDS - t0)) s$([ "$st" = 0 ] || echo ", failed"): build/logs/test-${what#bg }.log"
 				grep -E '^  (FAIL|ok) ' "$LOGS/test-${what#bg }.log" | grep FAIL || true
-				if [ "$what" = "bg debug" ]; then
-					[ "$st" = 0 ] && debug=ready || debug=failed
+				step=${what#bg }
+				if [ -n "${state[$step]:-}" ]; then
+					[ "$st" = 0 ] && state[$step]=ready || state[$step]=failed
+				fi
+				if [ "$step" = qemu-skew ] && [ "$st" = 0 ]; then
+					QEMU_SKEW_BIN=$(tail -n 1 "$LOGS/test-qemu-skew.log")
 				fi
 				# The harness is beside the chain, not in it.
 				[ "$what" = "bg harness" ] || bg_next ;;
