@@ -29,7 +29,7 @@ EMULATED = "emulated (QEMU TCG)"
 # (base, patched), then 6.12 (base612, patched612).
 ORDER = ["base-default", "base-hpet", "patched-default", "patched-nojitter",
          "patched-nowatchdog", "patched-force", "patched-force-nowatchdog",
-         "patched-hpet", "base612-default", "base612-hpet", "patched612-default",
+         "patched-skew", "patched-hpet", "base612-default", "base612-hpet", "patched612-default",
          "patched612-nojitter", "patched612-hpet"]
 KERNEL_LABEL = {"base": "6.1", "patched": "series", "base612": "6.12",
                 "patched612": "series/6.12"}
@@ -39,6 +39,7 @@ DESCR = {
     "nowatchdog": "nojitter tsc=nowatchdog",
     "force": "time_interpolator.jitter=force",
     "force-nowatchdog": "time_interpolator.jitter=force tsc=nowatchdog",
+    "skew": "th.skew=1:-50000 tsc=nowatchdog: vCPU 1's TSC 50 us behind, the guard on",
     "hpet": "clocksource=hpet",
 }
 # dmt calls drawn in the plot (all of them are in the tables)

@@ -17,6 +17,10 @@
 #   patched force-nowatchdog   the same, tsc=nowatchdog: the guard's cost
 #                      against nowatchdog, the TSC kept in both
 #   patched hpet       clocksource=hpet
+#   patched skew       the series' default mode on TSCs that really disagree:
+#                      vCPU 1's TSC 50 us behind (th.skew, the QEMU of
+#                      scripts/qemu-skew.sh), tsc=nowatchdog: the guard on
+#                      the TSC, absorbing real lags
 #   base default       unpatched 6.1 (TCG: TSC given up, HPET)
 #   base hpet          unpatched 6.1, clocksource=hpet
 #   base612 default    unpatched 6.12 (BASE=6.12): does 6.12 still give the
@@ -50,7 +54,7 @@ if [ "$quick" = 1 ]; then
 else
 	N=${N:-1000000}
 	SMP=${SMP:-$((ncpu > 4 ? ncpu : 4))}
-	all_modes="patched:default patched:nojitter patched:nowatchdog patched:force patched:force-nowatchdog patched:hpet base:default base:hpet"
+	all_modes="patched:default patched:nojitter patched:nowatchdog patched:force patched:force-nowatchdog patched:skew patched:hpet base:default base:hpet"
 	all_modes+=" patched612:default patched612:nojitter base612:default"
 fi
 MODES=${MODES:-$all_modes}
@@ -72,7 +76,8 @@ append_of() {
 	hpet) echo "clocksource=hpet" ;;
 	nowatchdog) echo "nojitter tsc=nowatchdog" ;;
 	force-nowatchdog) echo "time_interpolator.jitter=force tsc=nowatchdog" ;;
-	*) die "bench: unknown mode $1 (default nojitter nowatchdog force force-nowatchdog hpet)" ;;
+	skew) echo "th.skew=1:-50000 tsc=nowatchdog" ;;
+	*) die "bench: unknown mode $1 (default nojitter nowatchdog force force-nowatchdog skew hpet)" ;;
 	esac
 }
 # The base and SERIES of a kernel of MODES.

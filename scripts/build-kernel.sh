@@ -96,6 +96,23 @@ if [ -f "$obj/arch/x86/boot/bzImage" ] && key_matches "$obj/.th-build-key" "$bui
 fi
 rm -f "$obj/.th-build-key"
 
+# The unpatched base never changes: its build key (Debian's tarball, the
+# fragments, this script, the compiler) names a bzImage cached outside the
+# tree, in $KERNEL_CACHE (default ~/.cache/time-interp/kernel-base), so
+# that a fresh clone's make test boots the base (th.kernel=base) without
+# building it again.  Only the bzImage is kept: SERIES=none make test,
+# which builds the base's tests and headers from its objects, builds it.
+kcache=${KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/time-interp/kernel-base}/$build_key
+if [ "$flavour" = base ] && [ -n "$build_key" ] && [ "${SERIES:-}" != none ] &&
+   [ -f "$kcache/bzImage" ] && [ -f "$kcache/kernel.release" ]; then
+	mkdir -p "$obj/arch/x86/boot" "$obj/include/config"
+	cp "$kcache/bzImage" "$obj/arch/x86/boot/bzImage"
+	cp "$kcache/kernel.release" "$obj/include/config/kernel.release"
+	echo "$build_key" >"$obj/.th-build-key"
+	msg "kernel ($flavour): $(cat "$kcache/kernel.release") from the cache ($kcache)"
+	exit 0
+fi
+
 # From scratch on this project's 2-core machine (2026-12-04): 401 s for
 # the patched and base kernels, 507 s for the debug kernel.
 case $flavour in
@@ -109,4 +126,9 @@ start=$(date +%s)
 run_logged "$log" make -C "$src" O="$obj" LOCALVERSION= -j"$JOBS" bzImage ||
 	die "kernel ($flavour) build failed"
 [ -z "$build_key" ] || echo "$build_key" >"$obj/.th-build-key"
+if [ "$flavour" = base ] && [ -n "$build_key" ]; then
+	mkdir -p "$kcache.tmp"
+	cp "$obj/arch/x86/boot/bzImage" "$obj/include/config/kernel.release" "$kcache.tmp/"
+	rm -rf "$kcache" && mv "$kcache.tmp" "$kcache"
+fi
 msg "kernel ($flavour): $(cat "$obj/include/config/kernel.release") built in $(( $(date +%s) - start )) s"

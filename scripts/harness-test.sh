@@ -45,6 +45,22 @@ for r in json.load(open(sys.argv[1])): print(r["test"], r["status"])' "$tmp/$c.j
 	fi
 done
 
+# plan/tests' "ID@BOOT" line gives a test its settings in that boot
+# alone; other boots take the test's own line, or the default.
+mkdir -p "$tmp/plan/ksft/timers"
+printf '#!/bin/sh\n' >"$tmp/plan/ksft/timers/t"
+chmod +x "$tmp/plan/ksft/timers/t"
+printf 'a 2 60 timers:t -\nb 2 60 timers:t -\nc 2 60 timers:t -\n' >"$tmp/plan/boots"
+printf 'timers:t@b 7 -x b\ntimers:t 9 -y\n' >"$tmp/plan/tests"
+if ! PLAN_BOOTS=$tmp/plan/boots PLAN_TESTS=$tmp/plan/tests \
+	"$TOP/scripts/plan.sh" lists "$tmp/plan/ksft" "$tmp/plan/out" >"$tmp/plan.out" 2>&1; then
+	record plan-per-boot fail "plan.sh lists failed: $(tail -n 1 "$tmp/plan.out")"
+elif [ "$(cat "$tmp/plan/out/a" "$tmp/plan/out/b")" != "$(printf 'timers\tt\t9\t-y\ntimers\tt\t7\t-x b')" ]; then
+	record plan-per-boot fail "lists: $(cat "$tmp/plan/out/a" "$tmp/plan/out/b" | tr '\t\n' ' |')"
+else
+	record plan-per-boot pass ""
+fi
+
 # The verdict: the fail case has one failure among 5 results; the summary
 # must say so on its last line and exit 1, and exit 0 on the pass case.
 if python3 "$TOP/scripts/results.py" summary "$tmp/fail.json" >"$tmp/sum" 2>&1; then
