@@ -50,7 +50,7 @@ LEAVES_CLOCKSOURCE = ('timers:cpu-lag',)
 QEMU_TIMEOUT = 124
 # The cross-CPU tally of xcpu-monotonic (and of the harness's tests that
 # run it), as the console shows it: "# # summary: R reads, N inversions".
-INVERSIONS = re.compile(r'^(?:# )?summary: (\d+) reads, (\d+) inversions')
+INVERSIONS = re.compile(r'^(?:# )*summary: (\d+) reads, (\d+) inversions')
 
 
 def read_lines(path):
