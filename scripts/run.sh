@@ -197,16 +197,17 @@ cmd_test() {
 	# state[STEP]: pending, ready or failed, for the steps a boot waits on.
 	local bg=() step
 	local -A state=()
+	local wanted
+	wanted=" $(printf '%s\n' "$plan" | cut -f5 | while read -r append; do needs "$append"; done | tr '\n' ' ')"
 	for step in qemu-skew base debug; do
-		if grep -q "$(case $step in qemu-skew) echo 'th\.skew=' ;; *) echo "th\.kernel=$step" ;; esac)" <<<"$plan"; then
-			# The debug kernel is the series' tree with the debug config:
-			# the unpatched base has none.  The base's own boots need
-			# no second base kernel.
-			[ "$step" = debug ] && [ "$flavour" != patched ] && continue
-			[ "$step" = base ] && [ "$flavour" = base ] && { state[$step]=ready; continue; }
-			bg+=("$step")
-			state[$step]=pending
-		fi
+		[[ $wanted == *" $step "* ]] || continue
+		# The debug kernel is the series' tree with the debug config:
+		# the unpatched base has none.  The base's own boots need no
+		# second base kernel.
+		[ "$step" = debug ] && [ "$flavour" != patched ] && continue
+		[ "$step" = base ] && [ "$flavour" = base ] && { state[$step]=ready; continue; }
+		bg+=("$step")
+		state[$step]=pending
 	done
 	# Without the ia64 posting (SERIES=core, BASE=6.12) make ia64 has
 	# nothing of the series to check.  Its cross compiler, when not
