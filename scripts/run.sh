@@ -20,13 +20,17 @@ flavour=$(flavour_of_series)
 S=$TOP/scripts
 RESULTS=$BUILD/results
 
+# skew_qemu: with APPEND=th.skew=... (make run, make boot, make bench),
+# the QEMU of scripts/qemu-skew.sh, built or found in its cache.
+skew_qemu() {
+	[[ " ${APPEND:-} " == *" th.skew="* ]] || return 0
+	QEMU_SKEW_BIN=$("$S/qemu-skew.sh" | tail -n 1)
+	export QEMU_SKEW_BIN
+}
+
 prepare() {
 	local t0=$SECONDS
-	# make run / make boot with APPEND=th.skew=...: the skew's QEMU first.
-	if [[ " ${APPEND:-} " == *" th.skew="* ]]; then
-		QEMU_SKEW_BIN=$("$S/qemu-skew.sh" | tail -n 1)
-		export QEMU_SKEW_BIN
-	fi
+	skew_qemu
 	"$S/tree.sh" sync
 	[ "$flavour" = base ] && "$S/tree.sh" base-tree
 	"$S/build-kernel.sh" "$flavour"
@@ -61,7 +65,11 @@ cmd_boot() {
 	[[ $(readelf -l "$prog" 2>/dev/null) == *'program interpreter'* ]] &&
 		warn "$prog is dynamically linked; the guest has only the libraries the tests need"
 	# BOOT_PREPARED=1: the caller ran "run.sh kernel" for this flavour.
-	[ "${BOOT_PREPARED:-0}" = 1 ] || prepare
+	if [ "${BOOT_PREPARED:-0}" = 1 ]; then
+		skew_qemu
+	else
+		prepare
+	fi
 	# The guest's root with the program added, as links: no copy of it.
 	udir=$BUILD/user-root$tag
 	rm -rf "$udir"
@@ -77,6 +85,8 @@ cmd_boot() {
 	initrd=$BUILD/user-initramfs$tag.cpio.gz
 	pack "$udir" "$initrd"
 	msg "booting with ${APPEND:-no extra arguments}, -smp ${SMP:-2}: running $RUN"
+	# No earlier boot's exit status may be read as this one's.
+	rm -f "$log"
 	# The program's output, live: the console between the guest's markers.
 	set +e
 	SHOW=1 "$S/boot.sh" "$flavour" "$log" "${SMP:-2}" "${LIMIT:-600}" \
