@@ -100,11 +100,7 @@ def series_programs(path):
 
 def boot_clocksource(lines):
     """The clocksource the boot's th.cs= asks for, or None."""
-    for l in lines:
-        if l.startswith('# cmdline: '):
-            m = re.search(r'(?:^|\s)th\.cs=(\S+)', l[len('# cmdline: '):])
-            return m.group(1) if m else None
-    return None
+    return next((a.split('=', 1)[1] for a in boot_args(lines) if a.startswith('th.cs=')), None)
 
 
 def wrong_clocksource(tid, out, want):

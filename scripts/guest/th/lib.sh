@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the th collection's tests: numbered TAP results and the checks
+# they make.  Sourced, not run.
+n=0 bad=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+not_ok() { n=$((n + 1)); bad=1; echo "not ok $n $*"; }
+# check WHAT CMD...: a result named WHAT, ok when CMD succeeds.
+check() { what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+# logged ERE: the kernel log has a line matching ERE.
+logged() { dmesg | grep -qE "$1"; }
+in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
