@@ -6,7 +6,9 @@
 # Usage: boot.sh FLAVOUR LOG SMP LIMIT "KERNEL ARGS" [INITRD]
 # th.kernel=debug among the arguments boots the debug flavour's kernel with
 # FLAVOUR's initramfs, and th.kernel=base the unpatched base's kernel with
-# it (the series' tests on the kernel they were written against);
+# it (the series' tests on the kernel they were written against), and
+# th.kernel=i386 the series built for 32-bit x86 with it, its init
+# /guest/init32 (an i386 kernel cannot run the initramfs's busybox);
 # th.nice=N runs QEMU at that nice value (make test runs the guests of the
 # latency tests at -10, so that the busy guests beside them cannot delay
 # their timers by milliseconds).  th.skew=CPU:NS[:PPM],... boots under
@@ -20,6 +22,10 @@ flavour=$1 log=$2 smp=$3 limit=$4 append=$5
 kernel=$(obj_dir "$flavour")/arch/x86/boot/bzImage
 [[ " $append " == *" th.kernel=debug "* ]] && kernel=$(obj_dir debug)/arch/x86/boot/bzImage
 [[ " $append " == *" th.kernel=base "* ]] && kernel=$(obj_dir base)/arch/x86/boot/bzImage
+if [[ " $append " == *" th.kernel=i386 "* ]]; then
+	kernel=$(obj_dir i386)/arch/x86/boot/bzImage
+	append="rdinit=/guest/init32 $append"
+fi
 qemu_bin=qemu-system-x86_64 fw=()
 if [[ " $append " =~ \ th\.skew=([^ ]+)\  ]]; then
 	[ -x "${QEMU_SKEW_BIN:-}" ] ||

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Configure and build the x86_64 guest kernel of one flavour, incrementally.
-# Usage: build-kernel.sh patched|base|debug
+# Configure and build the x86 guest kernel of one flavour, incrementally.
+# Usage: build-kernel.sh patched|base|debug|i386
 #
 # The config is tinyconfig plus configs/x86_64-guest.config (every option
 # of which must survive olddefconfig) plus configs/x86_64-series.config
 # (options the series adds: absent on the base, so only reported).
 # The debug flavour adds configs/x86_64-debug.config, every option of which
-# must survive too.  KCONFIG_EXTRA names further fragments.
+# must survive too.  The i386 flavour is ARCH=i386 with the same fragments
+# less their 64-bit options (64BIT, IA32_EMULATION, X86_X32_ABI), plus
+# HIGHMEM4G for the guest's 1 GiB.  KCONFIG_EXTRA names further fragments.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +21,14 @@ log=$LOGS/build-$flavour.log
 mkdir -p "$obj" "$LOGS"
 
 frags=("$TOP/configs/x86_64-guest.config")
+arch=()
+if [ "$flavour" = i386 ]; then
+	arch=(ARCH=i386)
+	grep -v -e '^CONFIG_64BIT=' -e '^CONFIG_IA32_EMULATION=' -e '^CONFIG_X86_X32_ABI=' \
+		"$TOP/configs/x86_64-guest.config" >"$obj/th-i386-guest.frag"
+	echo CONFIG_HIGHMEM4G=y >>"$obj/th-i386-guest.frag"
+	frags=("$obj/th-i386-guest.frag")
+fi
 [ -f "$TOP/configs/x86_64-series.config" ] && frags+=("$TOP/configs/x86_64-series.config")
 extra=${KCONFIG_EXTRA:-}
 [ "$flavour" = debug ] && extra="x86_64-debug.config $extra"
@@ -31,8 +41,8 @@ done
 local_frag=$obj/th-release.frag
 if [ "$flavour" = patched ]; then
 	echo "CONFIG_LOCALVERSION=\"-$SERIES_NAME\"" >"$local_frag"
-elif [ "$flavour" = debug ]; then
-	echo "CONFIG_LOCALVERSION=\"-$SERIES_NAME-debug\"" >"$local_frag"
+elif [ "$flavour" = debug ] || [ "$flavour" = i386 ]; then
+	echo "CONFIG_LOCALVERSION=\"-$SERIES_NAME-$flavour\"" >"$local_frag"
 else
 	echo 'CONFIG_LOCALVERSION="-base"' >"$local_frag"
 fi
@@ -51,9 +61,9 @@ else
 	rm -f "$obj/.th-config-key"
 	[ -f "$obj/.config" ] && cp -p "$obj/.config" "$obj/.config.prev"
 	msg "kernel ($flavour): configuring"
-	run_logged "$log" make -C "$src" O="$obj" tinyconfig
+	run_logged "$log" make -C "$src" O="$obj" "${arch[@]}" tinyconfig
 	run_logged "$log.merge" "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}"
-	run_logged "$log.olddefconfig" make -C "$src" O="$obj" olddefconfig
+	run_logged "$log.olddefconfig" make -C "$src" O="$obj" "${arch[@]}" olddefconfig
 	if [ -f "$obj/.config.prev" ] && cmp -s "$obj/.config" "$obj/.config.prev"; then
 		mv "$obj/.config.prev" "$obj/.config"
 	else
@@ -76,7 +86,7 @@ check_frag() {
 	fi
 	[ "$flavour" = base ] || warn "kernel ($flavour): $(basename "$f"): not set: ${bad[*]}"
 }
-check_frag "$TOP/configs/x86_64-guest.config" 1
+check_frag "${frags[0]}" 1
 [ -f "$TOP/configs/x86_64-series.config" ] && check_frag "$TOP/configs/x86_64-series.config" 0
 for f in $extra; do
 	[ -f "$f" ] || f=$TOP/configs/$f
@@ -117,13 +127,14 @@ fi
 # the patched and base kernels, 507 s for the debug kernel.
 case $flavour in
 debug) eta="about 9 min" ;;
+i386) eta="about 6 min" ;;
 *) eta="about 7 min" ;;
 esac
 msg "kernel ($flavour): building bzImage (from scratch $eta on 2 cores, seconds when built; log $log)"
 start=$(date +%s)
 # LOCALVERSION= (set, empty) keeps setlocalversion from adding "+" for a
 # git tree that is not at a release tag.
-run_logged "$log" make -C "$src" O="$obj" LOCALVERSION= -j"$JOBS" bzImage ||
+run_logged "$log" make -C "$src" O="$obj" "${arch[@]}" LOCALVERSION= -j"$JOBS" bzImage ||
 	die "kernel ($flavour) build failed"
 [ -z "$build_key" ] || echo "$build_key" >"$obj/.th-build-key"
 if [ "$flavour" = base ] && [ -n "$build_key" ]; then

@@ -71,7 +71,8 @@ for abi in i386:-m32 x32:-mx32; do
 done
 
 # A guest program that includes parse_vdso.h is linked with the kernel's
-# vDSO parser (tools/testing/selftests/vDSO) of the same tree.
+# vDSO parser (tools/testing/selftests/vDSO) of the same tree.  init32.c
+# is the init of the i386 kernel (th.kernel=i386): built for i386.
 vdso_dir=$src/tools/testing/selftests/vDSO
 mkdir -p "$out/guest"
 for f in "$TOP"/scripts/guest/*.c; do
@@ -79,6 +80,7 @@ for f in "$TOP"/scripts/guest/*.c; do
 	[ "$b" -nt "$f" ] && [ "$b" -nt "$out/hdr/include/linux/version.h" ] && continue
 	more=()
 	grep -q '^#include "parse_vdso.h"' "$f" && more=(-I"$vdso_dir" "$vdso_dir/parse_vdso.c")
+	[ "$(basename "$f")" = init32.c ] && more+=(-m32)
 	run_logged "$log.guest" gcc -O2 -Wall -Werror -static $hdr -o "$b" "$f" "${more[@]}" ||
 		die "guest program $f failed to build"
 done

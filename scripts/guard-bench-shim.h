@@ -104,6 +104,45 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 	gb_old;								\
 })
 
+/* atomic64_t, as x86-64 has it: a plain load, a locked cmpxchg. */
+typedef struct {
+	s64 counter;
+} atomic64_t;
+
+#define atomic64_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define atomic64_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
+
+/* On failure, *@old is the value found, as in the kernel. */
+static inline bool atomic64_try_cmpxchg(atomic64_t *v, s64 *old, s64 new)
+{
+	return __atomic_compare_exchange_n(&v->counter, old, new, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * local64_t: atomic against this CPU only, so unlocked on x86-64; a
+ * bench thread owns its CPU's slot, so plain relaxed atomics.
+ */
+typedef struct {
+	s64 v;
+} local64_t;
+
+#define local64_read(l)		__atomic_load_n(&(l)->v, __ATOMIC_RELAXED)
+#define local64_set(l, i)	__atomic_store_n(&(l)->v, (i), __ATOMIC_RELAXED)
+#define local64_inc(l)		((void)__atomic_fetch_add(&(l)->v, 1, __ATOMIC_RELAXED))
+#define local64_add(i, l)	((void)__atomic_fetch_add(&(l)->v, (i), __ATOMIC_RELAXED))
+
+static inline s64 local64_cmpxchg(local64_t *l, s64 old, s64 new)
+{
+	__atomic_compare_exchange_n(&l->v, &old, new, false,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return old;
+}
+
+/* A bench thread is pinned: preemption cannot move it. */
+#define preempt_disable_notrace()	do { } while (0)
+#define preempt_enable_notrace()	do { } while (0)
+
 static inline bool test_and_set_bit(long nr, volatile unsigned long *addr)
 {
 	unsigned long bit = 1UL << nr;

@@ -415,9 +415,15 @@ static u64 run_job(enum path p, int n, bool check, u64 iters)
 }
 
 /* Guard statistics of one CPU, as the core keeps them */
-static struct time_interpolator_cpu_stats cpu_stats(int cpu)
+static struct ti_stats cpu_stats(int cpu)
 {
-	return *per_cpu_ptr(gb_tsc.stats, cpu);
+	struct time_interpolator_cpu_stats *st = per_cpu_ptr(gb_tsc.stats, cpu);
+
+	return (struct ti_stats){
+		.skips		= local64_read(&st->skips),
+		.skipped	= local64_read(&st->skipped),
+		.max_skip	= local64_read(&st->max_skip),
+	};
 }
 
 static u64 cycles_to_ns(u64 cycles)
@@ -446,15 +452,14 @@ static void report(bool ok, const char *fmt, ...)
  * and the guard's statistics of CPU 0 and the largest skip of any CPU
  * taken during the run.
  */
-static struct check order_run(enum path p, struct time_interpolator_cpu_stats *cpu0,
-			      u64 *max_skip)
+static struct check order_run(enum path p, struct ti_stats *cpu0, u64 *max_skip)
 {
-	struct time_interpolator_cpu_stats before0 = cpu_stats(0);
+	struct ti_stats before0 = cpu_stats(0);
 	struct check sum = { 0 };
 	int i;
 
 	for (i = 0; i < ncpus; i++)
-		per_cpu_ptr(gb_tsc.stats, i)->max_skip = 0;
+		local64_set(&per_cpu_ptr(gb_tsc.stats, i)->max_skip, 0);
 	run_job(p, ncpus, true, 0);
 	*max_skip = 0;
 	for (i = 0; i < ncpus; i++) {
@@ -485,7 +490,7 @@ static const char *step_unit(enum path p)
 static void check_order(void)
 {
 	u64 lag = ti_ns_to_cycles(&gb_tsc, opt_lag_ns);
-	struct time_interpolator_cpu_stats cpu0;
+	struct ti_stats cpu0;
 	u64 agree_skip = 0, max_skip;
 	unsigned long queued;
 	struct check c;
@@ -554,7 +559,7 @@ static void check_order(void)
  */
 static void check_demotion(void)
 {
-	struct time_interpolator_cpu_stats cpu0;
+	struct ti_stats cpu0;
 	unsigned long queued = n_irq_work, unstable = n_unstable;
 	char val[32];
 	u64 max_skip;

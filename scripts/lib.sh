@@ -45,11 +45,13 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # "patched" is build/linux with the series; "base" is the unpatched base;
 # "debug" is the patched tree with configs/x86_64-debug.config (lockdep,
 # UBSAN, KASAN), a kernel only: it boots the patched flavour's tests.
+# "i386" is the patched tree built for 32-bit x86 (ARCH=i386), a kernel
+# only too: it boots the patched flavour's initramfs with /guest/init32.
 flavour_src() {
 	case $1 in
-	patched|debug) echo "$SRC" ;;
+	patched|debug|i386) echo "$SRC" ;;
 	base) echo "$BASE_SRC" ;;
-	*) die "unknown flavour '$1' (patched, base or debug)" ;;
+	*) die "unknown flavour '$1' (patched, base, debug or i386)" ;;
 	esac
 }
 

@@ -109,6 +109,7 @@ cmd_boot() {
 #              cached outside the tree once built
 #   base     the unpatched base's kernel, for the boots with th.kernel=base
 #   debug    the debug kernel, for the boots with th.kernel=debug
+#   i386     the series built for 32-bit x86, for the boots with th.kernel=i386
 #   ia64     make ia64: the IA64 cross build and fastcall checks
 #   harness  the harness's own host-side tests
 bg_step() {
@@ -119,8 +120,8 @@ bg_step() {
 		fail_row build:qemu-skew "the QEMU of the skewed boots did not build" "$log" \
 			>"$RESULTS/$step.json"
 		return 1 ;;
-	base|debug)
-		{ [ "$step" = debug ] || "$S/tree.sh" base-tree; } >"$log" 2>&1 &&
+	base|debug|i386)
+		{ [ "$step" != base ] || "$S/tree.sh" base-tree; } >"$log" 2>&1 &&
 			chrt --idle 0 "$S/build-kernel.sh" "$step" >>"$log" 2>&1 && return 0
 		fail_row "build:$step-kernel" "the $step kernel did not build" "$log" \
 			>"$RESULTS/$step.json"
@@ -136,13 +137,13 @@ bg_step() {
 }
 
 # needs APPEND: the background step a boot with these kernel arguments
-# waits for (th.skew: qemu-skew; th.kernel=base|debug: that kernel), or
+# waits for (th.skew: qemu-skew; th.kernel=base|debug|i386: that kernel), or
 # nothing.
 needs() {
 	if [[ " $1 " == *" th.skew="* ]]; then
 		echo qemu-skew
 	fi
-	[[ " $1 " =~ \ th\.kernel=(base|debug)\  ]] && echo "${BASH_REMATCH[1]}"
+	[[ " $1 " =~ \ th\.kernel=(base|debug|i386)\  ]] && echo "${BASH_REMATCH[1]}"
 	return 0
 }
 
@@ -209,12 +210,13 @@ cmd_test() {
 	local -A state=()
 	local wanted
 	wanted=" $(printf '%s\n' "$plan" | cut -f5 | while read -r append; do needs "$append"; done | tr '\n' ' ')"
-	for step in qemu-skew base debug; do
+	for step in qemu-skew base debug i386; do
 		[[ $wanted == *" $step "* ]] || continue
 		# The debug kernel is the series' tree with the debug config:
 		# the unpatched base has none.  The base's own boots need no
 		# second base kernel.
-		[ "$step" = debug ] && [ "$flavour" != patched ] && continue
+		[ "$step" = debug ] || [ "$step" = i386 ] &&
+			[ "$flavour" != patched ] && continue
 		[ "$step" = base ] && [ "$flavour" = base ] && { state[$step]=ready; continue; }
 		bg+=("$step")
 		state[$step]=pending
@@ -263,9 +265,9 @@ cmd_test() {
 				if [ "${state[$wait]:-none}" = none ]; then
 					i=$((i + 1))
 					one_row skip "boot:$name" \
-						"not booted: the debug kernel is built for the series only" "" \
+						"not booted: the $wait kernel is built for the series only" "" \
 						>"$RESULTS/boot-$name.json"
-					msg "[$i/$n] boot '$name': not booted, no debug kernel of the unpatched base"
+					msg "[$i/$n] boot '$name': not booted, no $wait kernel of the unpatched base"
 					continue
 				elif [ "${state[$wait]}" = failed ]; then
 					i=$((i + 1))
