@@ -49,6 +49,7 @@ typedef uint32_t u32;
 typedef int32_t s32;
 typedef unsigned long long u64;
 typedef long long s64;
+typedef long long __s64;
 typedef s64 ktime_t;
 typedef struct { int unused; } raw_spinlock_t;
 typedef struct { int unused; } seqcount_raw_spinlock_t;
@@ -63,6 +64,7 @@ typedef unsigned int gfp_t;
 #define __init
 #define __iomem
 #define __percpu
+#define __user
 #ifndef __always_inline
 #define __always_inline		inline __attribute__((__always_inline__))
 #endif
@@ -89,6 +91,19 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 }
 
 #define DIV64_U64_ROUND_UP(ll, d)	(((ll) + (d) - 1) / (d))
+
+static inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
+}
+
+static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
+{
+	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+
+#define BIT_ULL(nr)	(1ULL << (nr))
 
 /* Memory model: x86-64, as the kernel's own macros give it. */
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
