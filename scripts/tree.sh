@@ -180,17 +180,19 @@ export_to() {
 	done
 }
 
-# cover_letter POSTING RANGE N: the subject and text are kept from the
-# posting's cover letter in patches/; the shortlog, diffstat and base lines
+# cover_letter POSTING RANGE N: the subject, the recipients (To: and Cc:
+# headers) and text are kept from the posting's cover letter in patches/;
+# the shortlog, diffstat and base lines
 # are regenerated.  A posting that applies on another one names the base
 # and, as git format-patch --base does, the patch ids of the patches it
 # needs (prerequisite-patch-id:).
 cover_letter() {
-	local d=$1 range=$2 n=$3 old=$PATCHES/$1/0000-cover-letter.patch subject blurb who c
+	local d=$1 range=$2 n=$3 old=$PATCHES/$1/0000-cover-letter.patch subject blurb who c rcpt=
 	subject="Time interpolator for Linux $BASE ($d)"
 	blurb="*** Describe the posting here. ***"
 	if [ -f "$old" ]; then
 		subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$old" | head -n 1)
+		rcpt=$(awk '/^$/ {exit} /^(To|Cc): / {print}' "$old")
 		# The text: from the first blank line after the headers to the
 		# shortlog ("Name (N):"), the diffstat, or base-commit.
 		blurb=$(awk 'body == 0 && /^$/ {body = 1; next}
@@ -202,7 +204,9 @@ cover_letter() {
 	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
 	printf 'From: %s\n' "$who"
 	printf 'Date: %s\n' "$(g log -1 --format=%aD "${range#*..}")"
-	printf 'Subject: [PATCH v%s 0/%d] %s\n\n' "$SERIES_VERSION" "$n" "$subject"
+	printf 'Subject: [PATCH v%s 0/%d] %s\n' "$SERIES_VERSION" "$n" "$subject"
+	[ -z "$rcpt" ] || printf '%s\n' "$rcpt"
+	echo
 	printf '%s\n\n' "$blurb" | cat -s
 	if [ "$n" -gt 0 ]; then
 		g shortlog "$range"
