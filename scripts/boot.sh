@@ -14,7 +14,9 @@
 # their timers by milliseconds).  th.skew=CPU:NS[:PPM],... boots under
 # the QEMU of scripts/qemu-skew.sh ($QEMU_SKEW_BIN), which gives those
 # vCPUs TSCs of their own: NS ahead (negative: behind) of vCPU 0's, and
-# PPM fast (negative: slow).
+# PPM fast (negative: slow).  th.invtsc boots that QEMU with
+# "-cpu max,+invtsc": an invariant TSC (constant and non-stop), which
+# stock TCG does not offer.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,14 +28,18 @@ if [[ " $append " == *" th.kernel=i386 "* ]]; then
 	kernel=$(obj_dir i386)/arch/x86/boot/bzImage
 	append="rdinit=/guest/init32 $append"
 fi
-qemu_bin=qemu-system-x86_64 fw=()
+qemu_bin=qemu-system-x86_64 fw=() cpu=max
+unset QEMU_TSC_SKEW
 if [[ " $append " =~ \ th\.skew=([^ ]+)\  ]]; then
+	export QEMU_TSC_SKEW=${BASH_REMATCH[1]}
+fi
+[[ " $append " == *" th.invtsc "* ]] && cpu=max,+invtsc
+if [ -n "${QEMU_TSC_SKEW:-}" ] || [ "$cpu" != max ]; then
 	[ -x "${QEMU_SKEW_BIN:-}" ] ||
-		die "th.skew needs the QEMU of scripts/qemu-skew.sh: QEMU_SKEW_BIN='${QEMU_SKEW_BIN:-}'"
+		die "th.skew and th.invtsc need the QEMU of scripts/qemu-skew.sh: QEMU_SKEW_BIN='${QEMU_SKEW_BIN:-}'"
 	qemu_bin=$QEMU_SKEW_BIN
 	# Firmware where Debian puts it: the build looks under /usr/local.
 	fw=(-L /usr/share/qemu -L /usr/share/seabios -L /usr/lib/ipxe/qemu)
-	export QEMU_TSC_SKEW=${BASH_REMATCH[1]}
 fi
 nice=0
 [[ " $append " =~ \ th\.nice=(-?[0-9]+)\  ]] && nice=${BASH_REMATCH[1]}
@@ -44,7 +50,7 @@ mkdir -p "$(dirname "$log")"
 
 # The e1000e NIC is there for its PTP hardware clock (/dev/ptp0), a
 # dynamic POSIX clock for the tests; its user-mode network is unused.
-qemu=(nice -n "$nice" "$qemu_bin" "${fw[@]}" -machine pc -accel tcg -cpu max -m 1024
+qemu=(nice -n "$nice" "$qemu_bin" "${fw[@]}" -machine pc -accel tcg -cpu "$cpu" -m 1024
       -smp "$smp" -display none -monitor none -serial stdio -no-reboot
       -nic user,model=e1000e
       -kernel "$kernel" -initrd "$initrd"

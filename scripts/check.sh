@@ -12,6 +12,10 @@
 #   - every prefix from the first ia64 patch on cross-builds for ia64, with
 #     no warning in the files the series touches (when the cross compiler
 #     is cached: scripts/ia64-toolchain.sh);
+#   - every prefix cross-builds for 32-bit arm (no syscall wrapper), a
+#     tinyconfig with an MMU and CONFIG_POSIX_TIMERS=n, with no warning in
+#     the files the series touches (scripts/check-arm.sh; the syscalls
+#     arm does not wire up are notes);
 #   - every file the series adds is under its MAINTAINERS entry
 #     (get_maintainer.pl), and the entry is in parse-maintainers.pl order;
 #   - scripts/kernel-doc adds no warning to the touched C files and
@@ -24,8 +28,8 @@
 # SERIES=core checks the first posting alone (build/linux then holds it
 # alone: make tree follows SERIES).
 # CHECK_BISECT=0 skips the x86 prefix builds (a few minutes a patch);
-# CHECK_IA64=0 the ia64 ones; CHECK_FULL=0 the allnoconfig, defconfig and
-# i386 builds and W=1/sparse.
+# CHECK_IA64=0 the ia64 ones; CHECK_ARM=0 the arm ones; CHECK_FULL=0 the
+# allnoconfig, defconfig and i386 builds and W=1/sparse.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -136,6 +140,13 @@ if [ "${CHECK_IA64:-1}" = 1 ] && [ -n "$first_ia64" ]; then
 			fi
 		done
 	fi
+fi
+
+# The arm cross build of every prefix, POSIX timers off (posix-stubs.c),
+# in a worktree and object directory of its own (CHECK_ARM=0 skips this).
+if [ "${CHECK_ARM:-1}" = 1 ] && [ "$n" -gt 0 ]; then
+	step "every prefix builds for arm (tinyconfig + ARMv7, POSIX_TIMERS=n)"
+	"$TOP/scripts/check-arm.sh" || bad "a prefix does not build for arm, or warns (scripts/check-arm.sh)"
 fi
 
 # The full series, in a worktree of its own that stays at HEAD between runs

@@ -52,6 +52,7 @@ typedef long long s64;
 typedef long long __s64;
 typedef s64 ktime_t;
 typedef struct { int unused; } raw_spinlock_t;
+struct timespec64 { s64 tv_sec; long tv_nsec; };
 typedef struct { int unused; } seqcount_raw_spinlock_t;
 typedef unsigned int gfp_t;
 
@@ -260,6 +261,12 @@ struct mutex {
 #define mutex_lock(m)		pthread_mutex_lock(&(m)->lock)
 #define mutex_unlock(m)		pthread_mutex_unlock(&(m)->lock)
 #define lockdep_assert_held(m)	((void)(m))
+/* The switch of the guard: a raw spinlock in the kernel, a mutex here. */
+#define DEFINE_RAW_SPINLOCK(name)	DEFINE_MUTEX(name)
+#define raw_spin_lock_irqsave(l, f)	do { (f) = 0; mutex_lock(l); } while (0)
+#define raw_spin_unlock_irqrestore(l, f) do { (void)(f); mutex_unlock(l); } while (0)
+#define raw_spin_lock_irq(l)		mutex_lock(l)
+#define raw_spin_unlock_irq(l)		mutex_unlock(l)
 #define synchronize_rcu()	do { } while (0)
 
 /* Logging: kept by guard-bench.c, which reports what the core said. */

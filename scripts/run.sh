@@ -20,10 +20,11 @@ flavour=$(flavour_of_series)
 S=$TOP/scripts
 RESULTS=$BUILD/results
 
-# skew_qemu: with APPEND=th.skew=... (make run, make boot, make bench),
-# the QEMU of scripts/qemu-skew.sh, built or found in its cache.
+# skew_qemu: with APPEND=th.skew=... or th.invtsc (make run, make boot,
+# make bench), the QEMU of scripts/qemu-skew.sh, built or found in its cache.
 skew_qemu() {
-	[[ " ${APPEND:-} " == *" th.skew="* ]] || return 0
+	[[ " ${APPEND:-} " == *" th.skew="* || " ${APPEND:-} " == *" th.invtsc "* ]] ||
+		return 0
 	QEMU_SKEW_BIN=$("$S/qemu-skew.sh" | tail -n 1)
 	export QEMU_SKEW_BIN
 }
@@ -137,10 +138,10 @@ bg_step() {
 }
 
 # needs APPEND: the background step a boot with these kernel arguments
-# waits for (th.skew: qemu-skew; th.kernel=base|debug|i386: that kernel), or
-# nothing.
+# waits for (th.skew, th.invtsc: qemu-skew; th.kernel=base|debug|i386: that
+# kernel), or nothing.
 needs() {
-	if [[ " $1 " == *" th.skew="* ]]; then
+	if [[ " $1 " == *" th.skew="* || " $1 " == *" th.invtsc "* ]]; then
 		echo qemu-skew
 	fi
 	[[ " $1 " =~ \ th\.kernel=(base|debug|i386)\  ]] && echo "${BASH_REMATCH[1]}"
@@ -212,9 +213,9 @@ cmd_test() {
 	wanted=" $(printf '%s\n' "$plan" | cut -f5 | while read -r append; do needs "$append"; done | tr '\n' ' ')"
 	for step in qemu-skew base debug i386; do
 		[[ $wanted == *" $step "* ]] || continue
-		# The debug kernel is the series' tree with the debug config:
-		# the unpatched base has none.  The base's own boots need no
-		# second base kernel.
+		# The debug and i386 kernels are the series' tree with their
+		# own configs: the unpatched base has neither.  The base's own
+		# boots need no second base kernel.
 		[ "$step" = debug ] || [ "$step" = i386 ] &&
 			[ "$flavour" != patched ] && continue
 		[ "$step" = base ] && [ "$flavour" = base ] && { state[$step]=ready; continue; }
