@@ -54,13 +54,8 @@ fails=0
 bad() { printf '  check-arm FAILED: %s\n' "$*"; fails=$((fails + 1)); }
 show() { sed -n "1,${2:-10}p" <<<"$1" | sed 's/^/      /'; }
 
-# arm_make SRC OBJ ARGS...: make for arm in SRC, objects in OBJ.
-arm_make() {
-	local src=$1 obj=$2
-	shift 2
-	PATH=$ARM_CACHE/bin:$PATH make -C "$src" O="$obj" ARCH=arm \
-		CROSS_COMPILE=arm-linux-gnueabi- "$@"
-}
+# arm_make SRC OBJ ARGS...: cross_make for arm, the unpacked compiler.
+arm_make() { cross_make "$ARM_CACHE/bin" arm arm-linux-gnueabi- "$@"; }
 
 # arm_cached: the unpacked compiler is there and compiles.
 arm_cached() {

@@ -177,14 +177,18 @@ ia64_cached() {
 	"$IA64_CACHE/bin/ia64-linux-gnu-gcc" --version >/dev/null 2>&1
 }
 
-# ia64_make SRC OBJ ARGS...: make for ia64 in SRC, objects in OBJ, with the
-# cached cross compiler first in PATH (binutils are Debian's).
-ia64_make() {
-	local src=$1 obj=$2
-	shift 2
-	PATH=$IA64_CACHE/bin:$PATH make -C "$src" O="$obj" ARCH=ia64 \
-		CROSS_COMPILE=ia64-linux-gnu- "$@"
+# cross_make BINDIR ARCH PREFIX SRC OBJ ARGS...: make for ARCH in SRC,
+# objects in OBJ, with the cross compiler PREFIXgcc of BINDIR first in PATH
+# (the cached compilers: ia64's built, arm's unpacked; binutils are Debian's).
+cross_make() {
+	local bin=$1 arch=$2 prefix=$3 src=$4 obj=$5
+	shift 5
+	PATH=$bin:$PATH make -C "$src" O="$obj" ARCH="$arch" \
+		CROSS_COMPILE="$prefix" "$@"
 }
+
+# ia64_make SRC OBJ ARGS...: cross_make for ia64, the cached compiler.
+ia64_make() { cross_make "$IA64_CACHE/bin" ia64 ia64-linux-gnu- "$@"; }
 
 # x86_make SRC OBJ ARGS...: make for the host's x86_64 in SRC, objects in OBJ.
 x86_make() {

@@ -23,8 +23,7 @@ RESULTS=$BUILD/results
 # skew_qemu: with APPEND=th.skew=... or th.invtsc (make run, make boot,
 # make bench), the QEMU of scripts/qemu-skew.sh, built or found in its cache.
 skew_qemu() {
-	[[ " ${APPEND:-} " == *" th.skew="* || " ${APPEND:-} " == *" th.invtsc "* ]] ||
-		return 0
+	needs "${APPEND:-}" | grep -qx qemu-skew || return 0
 	QEMU_SKEW_BIN=$("$S/qemu-skew.sh" | tail -n 1)
 	export QEMU_SKEW_BIN
 }
