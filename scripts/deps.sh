@@ -20,5 +20,7 @@ done
 msg "installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 mkdir -p "$LOGS"
-run_logged "$LOGS/apt.log" apt-get update -q
-run_logged "$LOGS/apt.log.install" apt-get install -y -q --no-install-recommends "${missing[@]}"
+# A package that cannot be had is the harness's failure: die's status 2.
+run_logged "$LOGS/apt.log" apt-get update -q || die "apt-get update failed"
+run_logged "$LOGS/apt.log.install" apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+	die "cannot install: ${missing[*]}"

@@ -4,9 +4,12 @@
 # a console log (console.log), the boot's run list (list), how QEMU ended
 # (meta), known failures (known, and known-base as a second file, as
 # run.sh passes plan/known-failures-BASE) and the results it must give
-# (expect: "test status" lines).
-# Also checks that the summary's verdict line counts and exits as it must,
-# and runs tests/tree-test.sh, the tests of the series workflow.
+# (expect: "test verdict" lines; the verdict is the row's category, xfail,
+# wrong-clocksource or error, else its status).
+# Also checks that the summary's verdict line counts and exits as it must
+# (0, 1 or 2), the rerun command under each failure, the KTAP of the
+# verdict (parsed here), die's and ./harness's statuses, and runs
+# tests/tree-test.sh, the tests of the series workflow.
 # Usage: harness-test.sh [RESULTS.json]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -35,7 +38,7 @@ for d in "$cases"/*/; do
 		continue
 	fi
 	python3 -c 'import json,sys
-for r in json.load(open(sys.argv[1])): print(r["test"], r["status"])' "$tmp/$c.json" |
+for r in json.load(open(sys.argv[1])): print(r["test"], r.get("category") or r["status"])' "$tmp/$c.json" |
 		sort >"$tmp/$c.got"
 	sort "$d/expect" >"$tmp/$c.want"
 	if diff -u "$tmp/$c.want" "$tmp/$c.got" >"$tmp/$c.diff"; then
@@ -61,29 +64,231 @@ else
 	record plan-per-boot pass ""
 fi
 
-# The verdict: the fail case has one failure among 5 results; the summary
-# must say so on its last line and exit 1, and exit 0 on the pass case.
-if python3 "$TOP/scripts/results.py" summary "$tmp/fail.json" >"$tmp/sum" 2>&1; then
-	record verdict-fail fail "summary exited 0 on a failure"
-elif [ "$(tail -n 1 "$tmp/sum")" != "4 passed, 1 failed, 0 skipped" ]; then
-	record verdict-fail fail "last line: $(tail -n 1 "$tmp/sum")"
-elif ! grep -qxF '    | Nanosleep CLOCK_TAI FAILED' "$tmp/sum" ||
-     ! grep -qx "    log: .*/fail/*console.log" "$tmp/sum"; then
-	# Under the summary: the failed test's own line and its console log.
-	record verdict-fail fail "the summary does not show the failure's output and log"
-else
-	record verdict-fail pass ""
-fi
-if python3 "$TOP/scripts/results.py" summary "$tmp/pass.json" "$tmp/skip.json" >"$tmp/sum" 2>&1 &&
-   [ "$(tail -n 1 "$tmp/sum")" = "8 passed, 0 failed, 2 skipped" ]; then
+# summary FILE...: results.py summary of FILEs (and its options) into
+# $tmp/sum; sets sst to its exit status and last to its last line.
+summary() {
+	sst=0
+	python3 "$TOP/scripts/results.py" summary "$@" >"$tmp/sum" 2>&1 || sst=$?
+	last=$(tail -n 1 "$tmp/sum")
+}
+# verdict NAME STATUS LAST: the summary exited STATUS with the verdict
+# line LAST; true when so, else recorded as NAME's failure.
+verdict() {
+	if [ "$sst" != "$2" ]; then
+		record "$1" fail "summary exited $sst, not $2: $last"
+	elif [ "$last" != "$3" ]; then
+		record "$1" fail "last line: $last"
+	else
+		return 0
+	fi
+	return 1
+}
+# has NAME LINE...: the summary shows each LINE whole; else NAME fails.
+has() {
+	local l
+	for l in "${@:2}"; do
+		grep -qxF -- "$l" "$tmp/sum" && continue
+		record "$1" fail "no line [$l] in the summary"
+		return 1
+	done
+}
+OK0='; exit status 0: no test failed'
+FAIL1='; exit status 1: a test failed'
+ERR2='; exit status 2: the harness failed'
+
+# The fail case has one failure among 5 results: the summary says so on
+# its last line and exits 1; under the failure, its output, its console
+# log and the command that reruns that test alone.
+summary "$tmp/fail.json"
+verdict verdict-fail 1 "4 passed, 1 failed, 0 skipped, 0 xfail, 0 wrong-clocksource, 0 error$FAIL1" &&
+	has verdict-fail '    | Nanosleep CLOCK_TAI FAILED' \
+		'    rerun: make test BOOTS=default T=timers:nanosleep' &&
+	if grep -qx "    log: .*/fail/*console.log" "$tmp/sum"; then
+		record verdict-fail pass ""
+	else
+		record verdict-fail fail "the summary does not show the failure's log"
+	fi
+summary "$tmp/pass.json" "$tmp/skip.json"
+verdict verdict-pass 0 "8 passed, 0 failed, 2 skipped, 0 xfail, 0 wrong-clocksource, 0 error$OK0" &&
 	record verdict-pass pass ""
-else
-	record verdict-pass fail "summary of passes: $(tail -n 1 "$tmp/sum")"
-fi
-if python3 "$TOP/scripts/results.py" summary >"$tmp/sum" 2>&1; then
-	record verdict-empty fail "summary of no results exited 0"
-else
+# Known failures are xfail, not skips, and no failure: exit 0.
+summary "$tmp/known-failure.json" "$tmp/glued-result.json"
+verdict verdict-xfail 0 "7 passed, 0 failed, 0 skipped, 2 xfail, 0 wrong-clocksource, 0 error$OK0" &&
+	record verdict-xfail pass ""
+# The passes of a th.cs= boot on another clocksource, a category of their
+# own; the failure beside them is rerun as the run was made (BASE=6.12,
+# SERIES=none), its program without the sub-test's "/2".
+summary --base 6.12 --series none "$tmp/wrong-clocksource.json"
+verdict verdict-wrong-cs 1 "3 passed, 1 failed, 0 skipped, 0 xfail, 3 wrong-clocksource, 0 error$FAIL1" &&
+	has verdict-wrong-cs '    rerun: BASE=6.12 SERIES=none make test BOOTS=nojitter T=timers:interpolator-state' &&
+	record verdict-wrong-cs pass ""
+# A KUnit case is rerun by its suite; a boot that panicked by the boot.
+summary "$tmp/kunit-fail.json"
+verdict rerun-kunit 1 "4 passed, 1 failed, 0 skipped, 0 xfail, 0 wrong-clocksource, 0 error$FAIL1" &&
+	has rerun-kunit '    rerun: make test BOOTS=default KUNIT=time_test_cases' &&
+	record rerun-kunit pass ""
+summary "$tmp/panic.json"
+verdict rerun-panic 1 "1 passed, 4 failed, 0 skipped, 0 xfail, 0 wrong-clocksource, 0 error$FAIL1" &&
+	has rerun-panic '    rerun: make test BOOTS=default' \
+		'    rerun: make test BOOTS=default T=timers:posix_timers' &&
+	record rerun-panic pass ""
+# The background steps are rerun by their make targets, a boot of
+# plan/boots-long by make test-long, one of another plan with PLAN_BOOTS.
+long=$(awk '!/^#/ && NF {print $1; exit}' "$TOP/plan/boots-long")
+printf 'mine 2 60 timers -\n' >"$tmp/myplan"
+python3 - "$tmp/host.json" "$long" <<'PY'
+import json, sys
+row = lambda b, t: {'boot': b, 'test': t, 'status': 'fail', 'detail': 'x', 'log': 'l'}
+json.dump([row('ia64', 'ia64:04 fsys'), row('host', 'harness:panic'),
+           row('vdso-host', 'vdso-host:run'), row(sys.argv[2], 'timers:t/1'),
+           row('mine', 'timers:u')], open(sys.argv[1], 'w'))
+PY
+summary --plan-boots "plan/boots-long plan/boots $tmp/myplan" "$tmp/host.json"
+verdict rerun-host 1 "0 passed, 5 failed, 0 skipped, 0 xfail, 0 wrong-clocksource, 0 error$FAIL1" &&
+	has rerun-host '    rerun: make ia64' '    rerun: make harness-test' \
+		'    rerun: make vdso-check' "    rerun: make test-long BOOTS=$long T=timers:t" \
+		"    rerun: PLAN_BOOTS=$tmp/myplan make test BOOTS=mine T=timers:u" &&
+	record rerun-host pass ""
+# The harness failed: a guest that never booted, a results file with no
+# result: exit 2, over a test's failure too; and no results at all.
+echo '[]' >"$tmp/empty.json"
+summary "$tmp/never-booted.json" "$tmp/pass.json" "$tmp/empty.json"
+verdict verdict-error 2 "5 passed, 0 failed, 0 skipped, 0 xfail, 0 wrong-clocksource, 6 error$ERR2" &&
+	has verdict-error '    rerun: make test BOOTS=default' '    (4 more results of this boot: none ran)' &&
+	record verdict-error pass ""
+summary "$tmp/fail.json" "$tmp/no-init.json"
+verdict verdict-error-over-fail 2 "4 passed, 1 failed, 0 skipped, 0 xfail, 0 wrong-clocksource, 4 error$ERR2" &&
+	record verdict-error-over-fail pass ""
+summary
+verdict verdict-empty 2 "0 passed, 0 failed, 0 skipped, 0 xfail, 0 wrong-clocksource, 1 error$ERR2" &&
 	record verdict-empty pass ""
+
+# The verdict as KTAP (results.ktap of make test), read back by a KTAP
+# version 1 parser: version and plan lines, two spaces a level, results
+# numbered from 1 and as many as planned, a parent not ok when a subtest
+# is, one top-level test a results file; and its counts those of the
+# verdict line.
+ktap_files=("$tmp"/*.json)
+summary --ktap "$tmp/results.ktap" "${ktap_files[@]}"
+got=$(python3 - "$tmp/results.ktap" <<'PY' 2>&1
+import re, sys
+RESULT = re.compile(r'^(not ok|ok) (\d+)(?: ([^#]*?))?\s*(?:#\s*(\S+)\s*(.*))?$')
+lines = open(sys.argv[1]).read().split('\n')[:-1]
+assert lines[0] == 'KTAP version 1', f'line 1: {lines[0]}'
+frames = []	# per level: [planned, results so far, any not ok]
+n = {k: 0 for k in ('pass', 'fail', 'skip', 'xfail', 'wrong-clocksource', 'error')}
+expect_plan = False
+for i, l in enumerate(lines, 1):
+    body = l.lstrip(' ')
+    depth, odd = divmod(len(l) - len(body), 2)
+    assert not odd, f'line {i}: odd indentation'
+    if body == 'KTAP version 1':
+        assert depth == len(frames), f'line {i}: version at level {depth} in level {len(frames)}'
+        frames.append([None, 0, False])
+        expect_plan = True
+        continue
+    if expect_plan:
+        m = re.match(r'1\.\.(\d+)$', body)
+        assert m and depth == len(frames) - 1, f'line {i}: no plan after the version line'
+        frames[-1][0] = int(m.group(1))
+        expect_plan = False
+        continue
+    if body.startswith('#'):
+        continue
+    m = RESULT.match(body)
+    assert m, f'line {i}: neither a result nor a diagnostic: {l}'
+    if depth == len(frames) - 2:	# a parent's result closes its subtests
+        planned, seen, bad = frames.pop()
+        assert seen == planned, f'line {i}: {seen} results of {planned} planned'
+        assert bad == (m.group(1) == 'not ok'), f'line {i}: parent {m.group(1)}, subtests bad={bad}'
+    assert depth == len(frames) - 1, f'line {i}: a result at level {depth}'
+    f = frames[-1]
+    f[1] += 1
+    assert int(m.group(2)) == f[1], f'line {i}: number {m.group(2)}, want {f[1]}'
+    f[2] |= m.group(1) == 'not ok'
+    if depth == 1:
+        d, why = (m.group(4) or '').upper(), m.group(5) or ''
+        k = {'SKIP': 'wrong-clocksource' if why.startswith('wrong clocksource:') else 'skip',
+             'XFAIL': 'xfail', 'ERROR': 'error'}.get(d, 'pass' if m.group(1) == 'ok' else 'fail')
+        n[k] += 1
+assert len(frames) == 1 and frames[0][1] == frames[0][0], f'top level: {frames}'
+print(frames[0][0], ', '.join(f'{v} {k}' for k, v in n.items()))
+PY
+)
+want="${#ktap_files[@]} ${last%%;*}"
+want=${want//passed/pass}; want=${want//failed/fail}; want=${want//skipped/skip}
+if [ "$got" != "$want" ]; then
+	record ktap fail "parsed [$got], want [$want]"
+elif ! grep -q '^  ok [0-9]* timers:nanosleep # XFAIL latency under emulation' "$tmp/results.ktap" ||
+     ! grep -q '^  ok [0-9]* timers:xcpu-monotonic/1 # SKIP wrong clocksource: ended on hpet, not tsc' "$tmp/results.ktap" ||
+     ! grep -q '^not ok [0-9]* never-booted # ERROR never booted' "$tmp/results.ktap" ||
+     ! grep -qxF '  # rerun: make test BOOTS=default KUNIT=time_test_cases' "$tmp/results.ktap"; then
+	record ktap fail "no XFAIL, wrong-clocksource SKIP, ERROR or rerun line of the shape wanted"
+else
+	record ktap pass ""
+fi
+
+# make test's run directories (scripts/run.sh, sourced): each run its
+# own build/results/RUNID, a second one in the same second too; latest
+# links to the newest, the one before stays; build/logs/boot-NAME.log
+# links to the newest run's console; a step that wrote nothing, and a run
+# that stopped before its verdict, leave errors and a KTAP that says so.
+cat >"$tmp/rundir.sh" <<'SH'
+BUILD=$1/build
+. "$2/scripts/run.sh"
+new_run 2>/dev/null
+first=$RUNID
+new_run 2>/dev/null
+echo "console" >"$RESULTS/boot-x.log"
+log_link boot-x.log
+error_row boot:x "never booted" "$RESULTS/boot-x.log" >"$RESULTS/boot-x.json"
+have_results guard-host guard-host:run scripts/guard-check.sh log
+bail_out 2
+echo "$first $RUNID"
+SH
+if ! runs=$(bash "$tmp/rundir.sh" "$tmp" "$TOP" 2>&1); then
+	record run-dir fail "run.sh's functions failed: $runs"
+else
+	rb=$tmp/build/results
+	read -r first second <<<"$runs"
+	if ! [[ $first =~ ^[0-9]{8}-[0-9]{6}$ && $second =~ ^[0-9]{8}-[0-9]{6}$ ]] || [ "$first" = "$second" ]; then
+		record run-dir fail "run ids [$runs]"
+	elif [ "$(readlink "$rb/latest")" != "$second" ] || [ ! -d "$rb/$first" ]; then
+		record run-dir fail "latest -> $(readlink "$rb/latest"), not $second, or $first gone"
+	elif [ "$(cat "$tmp/build/logs/boot-x.log")" != console ]; then
+		record run-dir fail "build/logs/boot-x.log does not lead to the run's console"
+	elif ! python3 -c 'import json, sys
+d = sys.argv[1]
+b, = json.load(open(d + "/boot-x.json"))
+g, = json.load(open(d + "/guard-host.json"))
+assert (b["boot"], b["category"], g["test"], g["category"]) == ("x", "error", "guard-host:run", "error")' \
+		"$rb/$second" 2>/dev/null; then
+		record run-dir fail "error rows: $(cat "$rb/$second/boot-x.json" "$rb/$second/guard-host.json")"
+	elif ! grep -qx 'Bail out! make test stopped before its verdict (exit status 2)' "$rb/$second/results.ktap"; then
+		record run-dir fail "no Bail out! in results.ktap"
+	else
+		record run-dir pass ""
+	fi
+fi
+
+# die is the harness's failure: exit status 2, and ./harness passes on
+# the status a recipe's script exits with (make would say 2), and 2 when
+# make failed before any script ran.
+st=0; bash -c '. "$1"; die "a test of die"' - "$TOP/scripts/lib.sh" 2>/dev/null || st=$?
+if [ $st = 2 ]; then record die-status pass ""; else record die-status fail "die exited $st"; fi
+hst=""
+for c in 'true' '(exit 1)' '(exit 2)'; do
+	st=0
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "$TOP/harness" --eval "hs: ; @\$(call status,$c)" hs \
+		>/dev/null 2>&1 || st=$?
+	hst+="$st "
+done
+st=0; env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "$TOP/harness" --eval 'hs: ; @false' hs >/dev/null 2>&1 || st=$?
+hst+=$st
+if [ "$hst" = "0 1 2 2" ]; then
+	record harness-status pass ""
+else
+	record harness-status fail "./harness exited $hst, want 0 1 2 2"
 fi
 
 # make bench's report (scripts/bench-report.py) on tests/bench/: the

@@ -18,7 +18,7 @@ base_dir() {
 	esac
 }
 _base_dir=$(base_dir "$BASE") ||
-	{ printf 'error: BASE=%s: the series has a base 6.1 (default) and 6.12\n' "$BASE" >&2; exit 1; }
+	{ printf 'error: BASE=%s: the series has a base 6.1 (default) and 6.12\n' "$BASE" >&2; exit 2; }
 BASE_PKG=linux-source-$BASE
 BUILD=${BUILD:-$TOP/build$_base_dir}
 SRC=$BUILD/linux		# patched tree, a git repository (make tree)
@@ -39,7 +39,10 @@ BASE_GIT_ENV=(GIT_AUTHOR_NAME="Linux base" GIT_AUTHOR_EMAIL="base@localhost"
 
 msg() { printf '==> %s\n' "$*" >&2; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+# die MESSAGE: the harness itself failed (bad arguments, a missing
+# package, a build error): exit status 2, apart from 1, a test that failed
+# (make test's statuses; see scripts/run.sh).
+die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 
 # flavour_src FLAVOUR: source tree of a kernel flavour.
 # "patched" is build/linux with the series; "base" is the unpatched base;

@@ -9,28 +9,56 @@
       printed, and the kselftest TAP the guest's /init printed.  Writes one
       result per test to JSON and prints the ones that did not pass.
 
-  results.py summary JSON...
-      Per-suite tallies, then the verdict line "N passed, N failed, N skipped".
-      Exits 1 if anything failed.
+  results.py summary [--ktap FILE] [--base B] [--series S]
+                     [--plan-boots "FILE..."] JSON...
+      Per-suite tallies; each failure with the command that reruns just it
+      ("rerun: make test BOOTS=NAME T=COLLECTION:TEST", KUNIT=SUITE for a
+      KUnit case, BOOTS=NAME alone for the boot itself; BASE= and SERIES=
+      of the run in front); with --ktap, the whole verdict as one KTAP
+      file.  The last line is the verdict:
+        "N passed, N failed, N skipped, N xfail, N wrong-clocksource,
+         N error; exit status S: WHY"
+      and the exit status is S: 0 no test failed (xfail, skips and
+      wrong-clocksource are not failures), 1 a test failed, 2 the harness
+      itself failed (an error: a guest that never booted, a build step
+      that failed, no results at all).
 
-A result is pass, fail or skip.  A test listed for the boot in a --known
-file (plan/known-failures: what TCG cannot judge; plan/known-failures-BASE:
-what fails on that unpatched base too) is run all the same; if it fails
-its result is skip, with the reason shown, and if it passes it is a pass.
+A result is pass, fail or skip ("status" in the JSON), and a result that
+is not quite that has a "category" as well, in kselftest's words:
 
-A boot whose command line has th.cs=NAME exists to run the series' tests
-on clocksource NAME.  /init prints the clocksource before and after each
-test ("th-cs: before NAME", "th-cs: after NAME"); a pass of one of the
-series' tests (the selftests of the TIME INTERPOLATOR entry of
-MAINTAINERS) that began or ended on another clocksource is a skip: it did
-not test what the boot is for.
+  xfail              a test listed for the boot in a --known file
+                     (plan/known-failures: what TCG cannot judge;
+                     plan/known-failures-BASE: what fails on that
+                     unpatched base too) that failed: status skip, with
+                     the reason shown.  A known failure that passes is a
+                     pass.
+  wrong-clocksource  a boot whose command line has th.cs=NAME exists to run
+                     the series' tests on clocksource NAME.  /init prints
+                     the clocksource before and after each test ("th-cs:
+                     before NAME", "th-cs: after NAME"); a pass of one of
+                     the series' tests (the selftests of the TIME
+                     INTERPOLATOR entry of MAINTAINERS) that began or ended
+                     on another clocksource did not test what the boot is
+                     for: status skip.
+  error              the guest never booted: no sign of the guest's /init
+                     ("TH-SELFTESTS") on the console, and either no kernel
+                     output at all or a kernel that could not start /init;
+                     every failed result of that boot (its tests never
+                     ran) is an error: status fail.  A kernel that
+                     printed, then panicked or hung before /init, is a
+                     failure of the kernel under test: not an error.
+                     So are run.sh's rows of a background build that
+                     failed and of a step that wrote no results.
 """
 
 import argparse
 import fnmatch
 import json
+import os
 import re
+import shlex
 import sys
+import traceback
 
 TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\] ')
 # Kernel reports that fail a boot wherever they appear.
@@ -44,6 +72,17 @@ KTAP_SUBTEST = re.compile(r'^(\s*)# Subtest: (\S+)')
 KTAP_PLAN = re.compile(r'^(\s*)1\.\.(\d+)')
 TAP_RESULT = re.compile(r'^(not ok|ok) (\d+) selftests: (\S+): (\S+)(?:\s*#\s*(.*))?$')
 TH_CS = re.compile(r'^th-cs: (before|after) (\S+)')
+# The category of a pass that ran on another clocksource than th.cs=
+# asked for (a skip in the JSON), and the start of its detail.
+WRONG_CS = 'wrong-clocksource'
+WRONG_CS_WHY = 'wrong clocksource: '
+# The first line the guest's /init prints (scripts/guest/init, init32.c):
+# the sign that the guest booted.
+INIT_MARKER = 'TH-SELFTESTS'
+# What the kernel says when it cannot start the guest's /init: the
+# harness's initramfs, not the kernel under test, is at fault.
+NO_INIT = re.compile(r'No working init found|Failed to execute /init|'
+                     r'Unable to mount root fs|Initramfs unpacking failed')
 # A test that leaves the boot's clocksource on purpose: cpu-lag's last
 # step demotes the TSC.
 LEAVES_CLOCKSOURCE = ('timers:cpu-lag',)
@@ -54,8 +93,12 @@ INVERSIONS = re.compile(r'^(?:# )*summary: (\d+) reads, (\d+) inversions')
 
 
 def read_lines(path):
-    with open(path, 'rb') as f:
-        data = f.read().decode('utf-8', 'replace')
+    """The lines of console log @path; none when boot.sh wrote no log."""
+    try:
+        with open(path, 'rb') as f:
+            data = f.read().decode('utf-8', 'replace')
+    except FileNotFoundError:
+        return []
     return [l.rstrip('\r') for l in data.split('\n')]
 
 
@@ -70,7 +113,7 @@ def load_known(paths):
                     continue
                 parts = line.split(None, 2)
                 if len(parts) < 3:
-                    raise SystemExit(f'{path}: needs "test boot-glob reason": {line}')
+                    raise ValueError(f'{path}: needs "test boot-glob reason": {line}')
                 known.append(tuple(parts))
     return known
 
@@ -332,7 +375,7 @@ def parse_selftests(lines, expected, series=frozenset(), want_cs=None, control=F
     skip; see program_results().  A result is (id, status, detail, output):
     output is the test's own lines for a failure, the place to look first.
     With @want_cs, the passes of a program of @series that did not run on
-    that clocksource are skips.  In a @control boot (th.control), a program
+    that clocksource are wrong-clocksource results.  In a @control boot (th.control), a program
     that prints an inversion tally is judged by control_rows()."""
     got, out, current = {}, [], None
     for l in lines:
@@ -358,8 +401,8 @@ def parse_selftests(lines, expected, series=frozenset(), want_cs=None, control=F
         rows = program_results(tid, status, directive, out)
         why = want_cs and tid in series and wrong_clocksource(tid, out, want_cs)
         if why:
-            rows = [(r[0], 'skip', f'{why}: {r[2]}'.rstrip(': '), r[3]) if r[1] == 'pass' else r
-                    for r in rows]
+            rows = [(r[0], WRONG_CS, f'{WRONG_CS_WHY}{why}: {r[2]}'.rstrip(': '), r[3])
+                    if r[1] == 'pass' else r for r in rows]
         got[tid] = rows
         current, out = None, []
     results = []
@@ -378,7 +421,24 @@ def parse_selftests(lines, expected, series=frozenset(), want_cs=None, control=F
     return results
 
 
+def never_booted(lines):
+    """Why the guest never booted, or None: no "TH-SELFTESTS" of its /init
+    and either no kernel line on the console (QEMU did not start, or
+    started no kernel) or a kernel that says it could not start /init."""
+    if any(l.startswith(INIT_MARKER) for l in lines):
+        return None
+    no_init = next((l for l in lines if TIMESTAMP.match(l) and NO_INIT.search(l)), None)
+    if no_init:
+        return f"never booted: the kernel could not start the guest's /init " \
+               f"({TIMESTAMP.sub('', no_init).strip()[:100]})"
+    if not any(TIMESTAMP.match(l) for l in lines):
+        return 'never booted: no kernel output on the console'
+    return None
+
+
 def boot_result(lines, name, qemu_status, limit):
+    """The boot's own row: fail on a kernel report, a hang, a boot that
+    ended before TH-DONE; error when the guest never booted."""
     problems, output = [], []
     for i, l in enumerate(lines, 1):
         m = KERNEL_BAD.match(l)
@@ -386,6 +446,10 @@ def boot_result(lines, name, qemu_status, limit):
             problems.append(f'kernel report at line {i}: {TIMESTAMP.sub("", l).strip()[:100]}')
             output = [TIMESTAMP.sub('', x) for x in lines[i - 1:i - 1 + OUTPUT_LINES]]
             break
+    last = [TIMESTAMP.sub('', x) for x in lines if x.strip()][-OUTPUT_LINES:]
+    why = never_booted(lines)
+    if why:
+        return (f'boot:{name}', 'error', f'{why} (QEMU status {qemu_status})', last)
     done = any(l.startswith('TH-DONE') for l in lines)
     if qemu_status == QEMU_TIMEOUT:
         problems.append(f'hung: no power-off within {limit} s')
@@ -394,10 +458,37 @@ def boot_result(lines, name, qemu_status, limit):
     elif qemu_status not in (0, None):
         problems.append(f'QEMU exited with status {qemu_status}')
     if problems:
-        if not output:
-            output = [TIMESTAMP.sub('', x) for x in lines if x.strip()][-OUTPUT_LINES:]
-        return (f'boot:{name}', 'fail', '; '.join(problems), output)
+        return (f'boot:{name}', 'fail', '; '.join(problems), output or last)
     return (f'boot:{name}', 'pass', '', [])
+
+
+# The verdicts of a result, in the order the tallies show them.
+VERDICTS = ('pass', 'fail', 'skip', 'xfail', WRONG_CS, 'error')
+WORDS = {'pass': 'passed', 'fail': 'failed', 'skip': 'skipped', 'xfail': 'xfail',
+         WRONG_CS: WRONG_CS, 'error': 'error'}
+# A verdict's JSON status: other tools read pass, fail and skip alone.
+STATUS = {'xfail': 'skip', WRONG_CS: 'skip', 'error': 'fail'}
+KNOWN_WHY = 'known failure: '
+
+
+def verdict(r):
+    """The verdict of JSON row @r: its category, else its status.  Rows
+    written before categories were: a known failure's detail starts with
+    KNOWN_WHY, a wrong clocksource's with "began on" or "ended on"."""
+    if r.get('category'):
+        return r['category']
+    if r['status'] == 'skip' and r.get('detail', '').startswith(KNOWN_WHY):
+        return 'xfail'
+    if r['status'] == 'skip' and re.match(r'(began|ended) on .+?, not \S+', r.get('detail', '')):
+        return WRONG_CS
+    return r['status']
+
+
+def tally_line(counts, every=True):
+    """"N passed, N failed, N skipped" and the other verdicts: all of them,
+    or (not @every) those that are not 0."""
+    return ', '.join(f'{counts[v]} {WORDS[v]}' for v in VERDICTS
+                     if every or v in ('pass', 'fail', 'skip') or counts[v])
 
 
 def cmd_boot(a):
@@ -414,25 +505,30 @@ def cmd_boot(a):
     args = boot_args(lines)
     results += parse_selftests(lines, expected, series_programs(a.maintainers),
                                boot_clocksource(lines), 'th.control' in args)
+    # A guest that never booted ran none of its tests: the harness failed.
+    if results[0][1] == 'error':
+        results = [(t, 'error' if st == 'fail' else st, d, o) for t, st, d, o in results]
 
     known = load_known(a.known)
     out = []
-    for tid, status, detail, output in results:
+    for tid, v, detail, output in results:
         reason = known_reason(known, tid, a.boot)
-        if reason and status == 'fail':
-            status, detail = 'skip', f'known failure: {reason} ({detail})'
-        r = {'boot': a.boot, 'test': tid, 'status': status,
+        if reason and v == 'fail':
+            v, detail = 'xfail', f'{KNOWN_WHY}{reason} ({detail})'
+        r = {'boot': a.boot, 'test': tid, 'status': STATUS.get(v, v),
              'detail': detail, 'log': a.log}
-        if status == 'fail' and output:
+        if v in STATUS:
+            r['category'] = v
+        if r['status'] == 'fail' and output:
             r['output'] = output
         out.append(r)
     with open(a.out, 'w') as f:
         json.dump(out, f, indent=1)
-    counts = {s: sum(r['status'] == s for r in out) for s in ('pass', 'fail', 'skip')}
+    counts = {v: sum(verdict(r) == v for r in out) for v in VERDICTS}
     cs = [l.split(': ', 1)[1].strip() for l in lines
           if l.startswith(('# clocksource: ', '# clocksource at the end: '))]
-    print(f'  boot {a.boot}: {counts["pass"]} passed, {counts["fail"]} failed, '
-          f'{counts["skip"]} skipped' + (f' (clocksource {" -> ".join(cs)})' if cs else ''))
+    print(f'  boot {a.boot}: {tally_line(counts, every=False)}'
+          + (f' (clocksource {" -> ".join(cs)})' if cs else ''))
     skew = skew_of(args)
     if skew is not None:
         reads, inv = inversion_tally([l[2:] for l in lines if l.startswith('# ')]) or (0, 0)
@@ -442,16 +538,18 @@ def cmd_boot(a):
     skipped = {}
     for r in out:
         if r['status'] == 'fail':
-            print(f'    FAIL {r["test"]}: {r["detail"]}  [log: {r["log"]}]')
+            tag = 'ERROR' if verdict(r) == 'error' else 'FAIL'
+            print(f'    {tag} {r["test"]}: {r["detail"]}  [log: {r["log"]}]')
             for line in r.get('output', [])[-4:]:
                 print(f'      | {line[:160]}')
         elif r['status'] == 'skip':
             _, _, num = r['test'].partition('/')
-            skipped.setdefault(program_of(r['test']), []).append(
+            skipped.setdefault((verdict(r), program_of(r['test'])), []).append(
                 f'{num} {r["detail"]}'.strip() if num else r['detail'])
     # The skips of a program on one line: "3 why; 4 why" for sub-tests.
-    for program, whys in skipped.items():
-        print(f'    skip {program}: {"; ".join(w for w in whys if w)[:300]}')
+    for (v, program), whys in skipped.items():
+        print(f'    {WORDS[v] if v != "skip" else "skip"} {program}: '
+              f'{"; ".join(w for w in whys if w)[:300]}')
     return 0
 
 
@@ -459,43 +557,204 @@ def suite_of(test):
     return test.split(':', 1)[0]
 
 
-def cmd_summary(a):
-    rows = []
-    for path in a.files:
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The make targets of the background steps' results, by their suite.
+HOST_TARGETS = {'ia64': 'make ia64', 'harness': 'make harness-test',
+                'vdso-host': 'make vdso-check', 'guard-host': 'make guard-check'}
+# The make targets that read a plan file of boots alone (PLAN_BOOTS).
+PLAN_TARGETS = {'plan/boots': 'make test', 'plan/boots-long': 'make test-long'}
+
+
+def plan_names(path):
+    """The names of the boots of plan file @path."""
+    try:
         with open(path) as f:
-            rows += json.load(f)
+            return {l.split()[0] for l in f if l.strip() and not l.startswith('#')}
+    except OSError:
+        return set()
+
+
+class Rerun:
+    """The command that reruns one failed result, as the run was made:
+    BASE=, SERIES= and the plan file of its boot (make test-long for a
+    boot of plan/boots-long)."""
+
+    def __init__(self, base, series, plan_boots):
+        self.prefix = ''
+        if base and base != '6.1':
+            self.prefix += f'BASE={base} '
+        if series and series not in ('all', 'patched'):
+            self.prefix += f'SERIES={series} '
+        self.plans = plan_boots.split()
+
+    def boot_make(self, boot):
+        for f in self.plans:
+            path = f if os.path.isabs(f) else os.path.join(TOP, f)
+            if boot in plan_names(path):
+                rel = os.path.relpath(path, TOP)
+                return PLAN_TARGETS.get(rel, f'PLAN_BOOTS={shlex.quote(f)} make test')
+        return 'make test'
+
+    def __call__(self, r):
+        suite, _, rest = r['test'].partition(':')
+        if suite in HOST_TARGETS:
+            return self.prefix + HOST_TARGETS[suite]
+        if suite == 'build':	# run.sh's background builds
+            step = rest.removesuffix('-kernel')
+            if step == 'qemu-skew':
+                return self.prefix + 'scripts/qemu-skew.sh'
+            cmd = f'{self.prefix}scripts/build-kernel.sh {step}'
+            return f'{self.prefix}scripts/tree.sh base-tree && {cmd}' if step == 'base' else cmd
+        boot = rest if suite == 'boot' else r['boot']
+        cmd = f'{self.prefix}{self.boot_make(boot)} BOOTS={boot}'
+        if suite == 'boot' or r['test'] == 'kunit:ktap':
+            return cmd
+        if suite == 'kunit':
+            return f'{cmd} KUNIT={rest.split(".", 1)[0]}'
+        return f'{cmd} T={program_of(r["test"])}'
+
+
+def load_groups(paths):
+    """(name, rows) of each results file: "boot:NAME" for boot-NAME.json,
+    else the file's name.  A file that cannot be read or holds no result
+    is an error of its own: the step that writes it stopped first."""
+    groups = []
+    for path in paths:
+        stem = os.path.basename(path).removesuffix('.json')
+        name = f'boot:{stem[5:]}' if stem.startswith('boot-') else stem
+        try:
+            with open(path) as f:
+                rows = json.load(f)
+            why = 'no results in it'
+        except (OSError, ValueError) as e:
+            rows, why = [], f'unreadable: {e}'
+        if not rows:
+            test = name if name.startswith('boot:') else f'{name}:run'
+            rows = [{'boot': stem.removeprefix('boot-'), 'test': test, 'status': 'fail',
+                     'category': 'error', 'detail': f'{path}: {why}', 'log': path}]
+        groups.append((name, rows))
+    return groups
+
+
+def one_line(text):
+    """@text as KTAP allows it in a result line: one line, no "#"."""
+    return ' '.join(str(text).replace('#', '').split())
+
+
+def ktap_row(n, r, rerun):
+    """The KTAP lines of result @r, number @n of its boot."""
+    v, t, d = verdict(r), one_line(r['test']), one_line(r.get('detail', ''))
+    if v == 'pass':
+        return [f'ok {n} {t}']
+    if v == 'skip':
+        return [f'ok {n} {t} # SKIP {d}'.rstrip()]
+    if v == 'xfail':
+        return [f'ok {n} {t} # XFAIL {d.removeprefix(KNOWN_WHY)}'.rstrip()]
+    if v == WRONG_CS:
+        return [f'ok {n} {t} # SKIP {d if d.startswith(WRONG_CS_WHY) else WRONG_CS_WHY + d}']
+    # A failure's diagnostics come before its result line, as KTAP has it.
+    diag = [f'# {t}: {d}'] if v == 'fail' and d else []
+    diag += [f'# | {one_line(l)}'.rstrip() for l in r.get('output', [])]
+    diag += [f'# rerun: {rerun(r)}']
+    return diag + [f'not ok {n} {t} # ERROR {d}'.rstrip() if v == 'error' else f'not ok {n} {t}']
+
+
+def ktap(groups, rerun, counts, header):
+    """The verdict as KTAP version 1: one test for each results file (a
+    boot, a host check), the file's results its subtests."""
+    out = ['KTAP version 1', f'1..{len(groups)}', f'# {header}']
+    for i, (name, rows) in enumerate(groups, 1):
+        out += ['  KTAP version 1', f'  1..{len(rows)}']
+        for j, r in enumerate(rows, 1):
+            out += ['  ' + l for l in ktap_row(j, r, rerun)]
+        vs = [verdict(r) for r in rows]
+        errors = [r for r in rows if verdict(r) == 'error']
+        if errors:
+            out.append(f'not ok {i} {name} # ERROR {one_line(errors[0]["detail"])}'.rstrip())
+        elif 'fail' in vs:
+            out.append(f'not ok {i} {name}')
+        elif all(v in ('skip', WRONG_CS) for v in vs):
+            why = one_line(rows[0].get('detail', '')) if len(rows) == 1 else 'every result skipped'
+            out.append(f'ok {i} {name} # SKIP {why}'.rstrip())
+        else:
+            out.append(f'ok {i} {name}')
+    if not groups:
+        out.append('Bail out! no results: nothing ran')
+    out.append('# Totals: ' + ' '.join(f'{v}:{counts[v]}' for v in
+                                      ('pass', 'fail', 'xfail', 'skip', WRONG_CS, 'error')))
+    return '\n'.join(out) + '\n'
+
+
+# The exit status of the verdict, and what it means.
+EXIT_WHY = {0: 'no test failed', 1: 'a test failed', 2: 'the harness failed'}
+
+
+def cmd_summary(a):
+    groups = load_groups(a.files)
+    rows = [r for _, g in groups for r in g]
+    rerun = Rerun(a.base, a.series, a.plan_boots)
     suites = {}
     for r in rows:
-        t = suites.setdefault(suite_of(r['test']), {'pass': 0, 'fail': 0, 'skip': 0})
-        t[r['status']] += 1
-    print(f'{"suite":<20} {"passed":>7} {"failed":>7} {"skipped":>8}')
+        t = suites.setdefault(suite_of(r['test']), dict.fromkeys(VERDICTS, 0))
+        t[verdict(r)] += 1
+    print(f'{"suite":<20} {"passed":>7} {"failed":>7} {"skipped":>8} {"xfail":>6} '
+          f'{"wrong-cs":>9} {"error":>6}')
     for s in sorted(suites):
         t = suites[s]
-        print(f'{s:<20} {t["pass"]:>7} {t["fail"]:>7} {t["skip"]:>8}')
-    fails = [r for r in rows if r['status'] == 'fail']
+        print(f'{s:<20} {t["pass"]:>7} {t["fail"]:>7} {t["skip"]:>8} {t["xfail"]:>6} '
+              f'{t[WRONG_CS]:>9} {t["error"]:>6}')
+    fails = [r for r in rows if verdict(r) == 'fail']
     if fails:
-        print('\nfailed (with what each said; the whole console is the log named):')
+        print('\nfailed (with what each said, and the command that reruns it alone; '
+              'the whole console is the log named):')
         for r in fails:
-            print(f'  {r["boot"]}: {r["test"]}: {r["detail"]}\n    log: {r["log"]}')
+            print(f'  {r["boot"]}: {r["test"]}: {r["detail"]}\n    log: {r["log"]}\n'
+                  f'    rerun: {rerun(r)}')
             for line in r.get('output', []):
                 print(f'    | {line[:160]}')
-    skips = {}
-    for r in rows:
-        if r['status'] == 'skip':
-            t = skips.setdefault(program_of(r['test']), [0, set()])
-            t[0] += 1
-            t[1].add(r['boot'])
-    if skips:
-        print('\nskipped, by test (the lines of each boot above say why):')
-        for test in sorted(skips):
-            n, boots = skips[test]
-            print(f'  {test}: {n} in {len(boots)} boot{"s" if len(boots) > 1 else ""}')
-    total = {s: sum(t[s] for t in suites.values()) for s in ('pass', 'fail', 'skip')}
+    errors = [r for r in rows if verdict(r) == 'error']
+    if errors:
+        print('\nerrors: the harness failed, these did not run (exit status 2):')
+        # A boot that never booted: its own row, and how many more it holds.
+        dead = {r['test'].removeprefix('boot:') for r in errors if r['test'].startswith('boot:')}
+        for r in errors:
+            if r['test'].startswith('boot:') or r['boot'] not in dead:
+                print(f'  {r["boot"]}: {r["test"]}: {r["detail"]}\n    log: {r["log"]}\n'
+                      f'    rerun: {rerun(r)}')
+                for line in r.get('output', [])[-4:]:
+                    print(f'    | {line[:160]}')
+            if r['test'].startswith('boot:'):
+                more = sum(x['boot'] == r['boot'] for x in errors) - 1
+                if more:
+                    print(f'    ({more} more results of this boot: none ran)')
+    # The results that are neither passes nor failures, by test.
+    for v, title in (('skip', 'skipped'),
+                     ('xfail', 'xfail: known failures (plan/known-failures*)'),
+                     (WRONG_CS, 'wrong clocksource: th.cs= boots whose test ran on another')):
+        by = {}
+        for r in rows:
+            if verdict(r) == v:
+                t = by.setdefault(program_of(r['test']), [0, set()])
+                t[0] += 1
+                t[1].add(r['boot'])
+        if by:
+            print(f'\n{title}, by test (the lines of each boot above say why):')
+            for test in sorted(by):
+                n, boots = by[test]
+                print(f'  {test}: {n} in {len(boots)} boot{"s" if len(boots) > 1 else ""}')
+    counts = {v: sum(t[v] for t in suites.values()) for v in VERDICTS}
     if not rows:
         print('no results: nothing ran')
-        total['fail'] = 1
-    print(f'{total["pass"]} passed, {total["fail"]} failed, {total["skip"]} skipped')
-    return 1 if total['fail'] else 0
+        counts['error'] = 1
+    code = 2 if counts['error'] else 1 if counts['fail'] else 0
+    if a.ktap:
+        header = f'time interpolator harness: BASE={a.base or "6.1"}' + \
+                 (f' SERIES={a.series}' if a.series else '') + \
+                 f', {len(groups)} results file{"s" if len(groups) != 1 else ""}'
+        with open(a.ktap, 'w') as f:
+            f.write(ktap(groups, rerun, counts, header))
+    print(f'{tally_line(counts)}; exit status {code}: {EXIT_WHY[code]}')
+    return code
 
 
 def main():
@@ -514,9 +773,21 @@ def main():
     b.add_argument('--limit', type=int, default=0)
     b.add_argument('--out', required=True)
     s = sub.add_parser('summary')
+    s.add_argument('--ktap', help='write the verdict as KTAP to this file')
+    s.add_argument('--base', default='6.1', help="the run's BASE, for the rerun commands")
+    s.add_argument('--series', default='', help="the run's SERIES, for the rerun commands")
+    s.add_argument('--plan-boots', default='plan/boots',
+                   help="the run's PLAN_BOOTS: the plan files its boots came from")
     s.add_argument('files', nargs='*')
     a = p.parse_args()
-    return cmd_boot(a) if a.cmd == 'boot' else cmd_summary(a)
+    # A crash of this script is the harness's failure, not a test's:
+    # status 2 (argparse's own for bad arguments), never Python's 1.
+    try:
+        return cmd_boot(a) if a.cmd == 'boot' else cmd_summary(a)
+    except Exception:	# pylint: disable=broad-except
+        traceback.print_exc()
+        print('error: results.py failed', file=sys.stderr)
+        return 2
 
 
 if __name__ == '__main__':

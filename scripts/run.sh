@@ -6,36 +6,50 @@
 #   run.sh test     ...then every boot of plan/boots (BOOTS="a b" to
 #                   pick some), TEST_JOBS at a time, with the debug
 #                   kernel, make ia64 (IA64=0 leaves it out) and the
-#                   harness self-tests beside them; then the verdict
+#                   harness self-tests beside them; then the verdict.
+#                   Each run's results, console logs and results.ktap go
+#                   to a directory of their own, build/results/RUNID
+#                   (build/6.12/results/ for BASE=6.12); build/results/
+#                   latest is the newest.  Exit status: 0 no test failed,
+#                   1 a test failed, 2 the harness failed (see cmd_test)
 #   run.sh boot     boot with RUN="prog args" (a static binary of yours),
 #                   APPEND and SMP; prints its output and exit status;
 #                   RUN_FILES="a b" are put beside the program;
 #                   BOOT_TAG=name keeps its files apart from another
 #                   make boot running at the same time
-# SERIES=none does any of them on the unpatched base.
+# SERIES=none does any of them on the unpatched base.  A failure of the
+# harness itself (die, a build that fails) exits with status 2.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 flavour=$(flavour_of_series)
 S=$TOP/scripts
-RESULTS=$BUILD/results
+# Every make test's results: RESULTS is this run's directory below it.
+RESULTS_ROOT=$BUILD/results
+RESULTS=
 
 # skew_qemu: with APPEND=th.skew=... or th.invtsc (make run, make boot,
 # make bench), the QEMU of scripts/qemu-skew.sh, built or found in its cache.
 skew_qemu() {
 	needs "${APPEND:-}" | grep -qx qemu-skew || return 0
-	QEMU_SKEW_BIN=$("$S/qemu-skew.sh" | tail -n 1)
+	QEMU_SKEW_BIN=$("$S/qemu-skew.sh" | tail -n 1) ||
+		die "the QEMU of th.skew and th.invtsc did not build (scripts/qemu-skew.sh)"
 	export QEMU_SKEW_BIN
 }
+
+# harness_step CMD...: one step of making what the guests boot; its
+# failure (a patch that does not apply, a build error) is the harness's,
+# whatever its status: exit status 2.
+harness_step() { "$@" || die "stopped: ${1##*/} ${*:2} failed (status $?)"; }
 
 prepare() {
 	local t0=$SECONDS
 	skew_qemu
-	"$S/tree.sh" sync
-	[ "$flavour" = base ] && "$S/tree.sh" base-tree
-	"$S/build-kernel.sh" "$flavour"
-	"$S/build-tests.sh" "$flavour"
-	"$S/initramfs.sh" "$flavour"
+	harness_step "$S/tree.sh" sync
+	if [ "$flavour" = base ]; then harness_step "$S/tree.sh" base-tree; fi
+	harness_step "$S/build-kernel.sh" "$flavour"
+	harness_step "$S/build-tests.sh" "$flavour"
+	harness_step "$S/initramfs.sh" "$flavour"
 	msg "ready in $((SECONDS - t0)) s: $(cat "$(obj_dir "$flavour")/include/config/kernel.release")"
 }
 
@@ -104,7 +118,10 @@ cmd_boot() {
 # make test's background work, one step at a time at idle priority
 # (SCHED_IDLE): it takes only the CPU time the guests leave, and a guest
 # that wakes preempts it at once, so that no timer test sees it.  Each
-# step writes build/results/STEP.json; its output is build/logs/test-STEP.log.
+# step writes RUN/STEP.json (RUN: the run's directory); its output is
+# RUN/test-STEP.log, and build/logs/test-STEP.log links to the newest.
+# A build that fails, or a step that stops before its results, is an
+# error: the harness failed.
 #   qemu-skew  the QEMU of the boots with th.skew (scripts/qemu-skew.sh),
 #              cached outside the tree once built
 #   base     the unpatched base's kernel, for the boots with th.kernel=base
@@ -113,27 +130,40 @@ cmd_boot() {
 #   ia64     make ia64: the IA64 cross build and fastcall checks
 #   harness  the harness's own host-side tests
 bg_step() {
-	local step=$1 log=$LOGS/test-$1.log
+	local step=$1 log=$RESULTS/test-$1.log
+	log_link "test-$step.log"
 	case $step in
 	qemu-skew)
 		chrt --idle 0 "$S/qemu-skew.sh" >"$log" 2>&1 && return 0
-		fail_row build:qemu-skew "the QEMU of the skewed boots did not build" "$log" \
+		error_row build:qemu-skew "the QEMU of the skewed boots did not build" "$log" \
 			>"$RESULTS/$step.json"
 		return 1 ;;
 	base|debug|i386)
 		{ [ "$step" != base ] || "$S/tree.sh" base-tree; } >"$log" 2>&1 &&
 			chrt --idle 0 "$S/build-kernel.sh" "$step" >>"$log" 2>&1 && return 0
-		fail_row "build:$step-kernel" "the $step kernel did not build" "$log" \
+		error_row "build:$step-kernel" "the $step kernel did not build" "$log" \
 			>"$RESULTS/$step.json"
 		return 1 ;;
 	ia64|harness)
 		local script=ia64.sh
 		[ "$step" = harness ] && script=harness-test.sh
 		chrt --idle 0 "$S/$script" "$RESULTS/$step.json" >"$log" 2>&1 || true
-		[ -s "$RESULTS/$step.json" ] ||
-			fail_row "$step:run" "scripts/$script stopped before its results" "$log" \
-				>"$RESULTS/$step.json" ;;
+		have_results "$step" "$step:run" "scripts/$script" "$log" ;;
 	esac
+}
+
+# log_link FILE: build/logs/FILE, a link to this run's RUN/FILE, where
+# the README and older habits look for a boot's console.
+log_link() {
+	mkdir -p "$LOGS"
+	ln -sfn "../results/$RUNID/$1" "$LOGS/$1"
+}
+
+# have_results STEP TEST SCRIPT LOG: RUN/STEP.json, or an error row TEST
+# in it when SCRIPT stopped before it wrote one.
+have_results() {
+	[ -s "$RESULTS/$1.json" ] ||
+		error_row "$2" "$3 stopped before its results" "$4" >"$RESULTS/$1.json"
 }
 
 # needs APPEND: the background step a boot with these kernel arguments
@@ -147,13 +177,17 @@ needs() {
 	return 0
 }
 
-# one_row STATUS TEST DETAIL LOG: a results file of one result.
+# one_row STATUS TEST DETAIL LOG [CATEGORY]: a results file of one result
+# (CATEGORY: error, a failure of the harness; see scripts/results.py).
+# Its boot is NAME for a TEST boot:NAME, else TEST's suite.
 one_row() {
 	python3 -c 'import json, sys
-s, t, d, l = sys.argv[1:5]
-print(json.dumps([{"boot": t.split(":")[0], "test": t, "status": s, "detail": d, "log": l}]))' "$@"
+s, t, d, l, c = (sys.argv[1:] + [""])[:5]
+suite, _, rest = t.partition(":")
+r = {"boot": rest if suite == "boot" else suite, "test": t, "status": s, "detail": d, "log": l}
+print(json.dumps([dict(r, category=c) if c else r]))' "$@"
 }
-fail_row() { one_row fail "$@"; }
+error_row() { one_row fail "$1" "$2" "$3" error; }	# TEST DETAIL LOG
 
 # kill_tree PID: PID and every process below it (a boot's QEMU, a build).
 kill_tree() {
@@ -162,11 +196,13 @@ kill_tree() {
 	kill "$1" 2>/dev/null || true
 }
 
-# boot_one NAME SMP LIMIT SUITES APPEND: one boot of the plan, judged into
-# build/results/boot-NAME.json; what it says is in build/results/boot-NAME.out.
+# boot_one NAME SMP LIMIT SUITES APPEND: one boot of the plan, its console
+# in RUN/boot-NAME.log (build/logs/boot-NAME.log links to the newest),
+# judged into RUN/boot-NAME.json; what it says is in RUN/boot-NAME.out.
 boot_one() {
 	local name=$1 smp=$2 limit=$3 suites=$4 append=$5 rc=0 kunit= b0=$SECONDS
-	local log=$LOGS/boot-$name.log
+	local log=$RESULTS/boot-$name.log
+	log_link "boot-$name.log"
 	# The built-in KUnit suites run only where the boot's verdict reads them.
 	if [[ ,$suites, == *,kunit,* ]]; then
 		kunit=--kunit
@@ -185,6 +221,33 @@ boot_one() {
 	echo "    (boot '$name' took $((SECONDS - b0)) s; console: $log)"
 }
 
+# new_run: RUNID, the UTC time this run started (YYYYmmdd-HHMMSS), and
+# RESULTS, its directory build/results/RUNID, new; build/results/latest
+# links to it from now on.  The runs before stay until make clean.
+new_run() {
+	local tries=0
+	mkdir -p "$RESULTS_ROOT"
+	while :; do
+		RUNID=$(date -u +%Y%m%d-%H%M%S)
+		RESULTS=$RESULTS_ROOT/$RUNID
+		mkdir "$RESULTS" 2>/dev/null && break
+		# Another run began this second: the next second is this one's.
+		tries=$((tries + 1))
+		[ $tries -lt 3 ] || die "cannot make a results directory $RESULTS"
+		sleep 1
+	done
+	ln -sfn "$RUNID" "$RESULTS_ROOT/latest"
+	msg "make test: results in $RESULTS (and build/results/latest)"
+}
+
+# bail_out STATUS: at the exit of make test, a results.ktap that says the
+# run stopped before its verdict, when the verdict did not write one.
+bail_out() {
+	[ -n "$RESULTS" ] && [ ! -f "$RESULTS/results.ktap" ] || return 0
+	printf 'KTAP version 1\n1..0\nBail out! make test stopped before its verdict (exit status %s)\n' \
+		"$1" >"$RESULTS/results.ktap"
+}
+
 # make test: the patched kernel first, with both cores; then the boots of
 # the plan, TEST_JOBS (default 3) guests at a time in the plan's order,
 # while the background steps run at idle priority.  The guests of the
@@ -195,9 +258,17 @@ boot_one() {
 # th.alone when nothing else runs: no other guest, and no background step
 # (even at idle priority, a build on the other core failed rtcpie's 10%
 # once: "PIE delta error: 0.018734 should be close to 0.015625").
+#
+# Its exit status is results.py summary's: 0 no test failed (known
+# failures, skips and wrong-clocksource results are not failures), 1 a
+# test failed, 2 the harness failed: die (bad arguments, a missing
+# package, a build error), a guest that never booted, a background step
+# that failed.  make itself turns any failure into its own 2: ./harness
+# test gives this status (see the Makefile).
 cmd_test() {
-	local t0=$SECONDS
-	rm -rf "$RESULTS" && mkdir -p "$RESULTS"
+	local t0=$SECONDS st=0
+	new_run
+	trap 'bail_out $?' EXIT
 	prepare
 	local plan n par=${TEST_JOBS:-3}
 	plan=$("$S/plan.sh" boots ${BOOTS:-})
@@ -271,8 +342,8 @@ cmd_test() {
 					continue
 				elif [ "${state[$wait]}" = failed ]; then
 					i=$((i + 1))
-					fail_row "boot:$name" "not booted: background step $wait failed" \
-						"$LOGS/test-$wait.log" >"$RESULTS/boot-$name.json"
+					error_row "boot:$name" "not booted: background step $wait failed" \
+						"$RESULTS/test-$wait.log" >"$RESULTS/boot-$name.json"
 					msg "[$i/$n] boot '$name': not booted, background step $wait failed"
 					continue
 				fi
@@ -303,17 +374,19 @@ cmd_test() {
 			boot\ *)
 				nboot=$((nboot - 1))
 				alone=0
-				msg "boot '${what#boot }' done at $((SECONDS - t0)) s:"
-				cat "$RESULTS/boot-${what#boot }.out" ;;
+				name=${what#boot }
+				msg "boot '$name' done at $((SECONDS - t0)) s:"
+				cat "$RESULTS/boot-$name.out"
+				have_results "boot-$name" "boot:$name" "results.py boot" "$RESULTS/boot-$name.out" ;;
 			bg\ *)
 				msg "background: ${what#bg } done at $((SECONDS - t0)) s$([ "$st" = 0 ] || echo ", failed"): build/logs/test-${what#bg }.log"
-				grep -E '^  (FAIL|ok) ' "$LOGS/test-${what#bg }.log" | grep FAIL || true
+				grep -E '^  (FAIL|ok) ' "$RESULTS/test-${what#bg }.log" | grep FAIL || true
 				step=${what#bg }
 				if [ -n "${state[$step]:-}" ]; then
 					[ "$st" = 0 ] && state[$step]=ready || state[$step]=failed
 				fi
 				if [ "$step" = qemu-skew ] && [ "$st" = 0 ]; then
-					QEMU_SKEW_BIN=$(tail -n 1 "$LOGS/test-qemu-skew.log")
+					QEMU_SKEW_BIN=$(tail -n 1 "$RESULTS/test-qemu-skew.log")
 				fi
 				# The harness is beside the chain, not in it.
 				[ "$what" = "bg harness" ] || bg_next ;;
@@ -322,15 +395,29 @@ cmd_test() {
 	done
 	trap - INT TERM
 	echo
-	msg "make test: $(cat "$(obj_dir "$flavour")/include/config/kernel.release"), $n boot(s), $((SECONDS - t0)) s; logs in $LOGS"
+	msg "make test: $(cat "$(obj_dir "$flavour")/include/config/kernel.release"), $n boot(s), $((SECONDS - t0)) s; logs in $RESULTS"
 	if [ "$flavour" = patched ]; then
 		msg "vdso-host: the series' vdso64.so on the host, between guard pages"
 		"$S/vdso-check.sh" "$RESULTS/vdso-host.json" || true
+		have_results vdso-host vdso-host:run scripts/vdso-check.sh "$LOGS/vdso-check.md"
 		msg "guard-host: the series' time_interpolator.c on the host's CPUs, checked"
 		"$S/guard-check.sh" "$RESULTS/guard-host.json" || true
+		have_results guard-host guard-host:run scripts/guard-check.sh "$LOGS/guard-check.md"
+		# Their reports, as they were for this run.
+		cp -f "$LOGS/vdso-check.md" "$LOGS/guard-check.md" "$RESULTS/" 2>/dev/null || true
 	fi
-	python3 "$S/results.py" summary "$RESULTS"/*.json
+	# The verdict, its KTAP and the commands that rerun each failure; its
+	# last line is the verdict line, its exit status this script's.
+	st=0
+	python3 "$S/results.py" summary --ktap "$RESULTS/results.ktap" --base "$BASE" \
+		--series "${SERIES:-}" --plan-boots "${PLAN_BOOTS:-plan/boots}" \
+		"$RESULTS"/*.json | tee "$RESULTS/summary.txt" || st=$?
+	exit "$st"
 }
+
+# Sourced (scripts/harness-test.sh tests the run directory's functions):
+# define them, run nothing.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
 case ${1:-} in
 kernel) prepare ;;
