@@ -42,6 +42,8 @@ find "$root/ksft" "$root/guest" -type f -perm -u+x | while read -r f; do
 done
 
 # The base runs what it has of the plan: the series' own tests are not in it.
+# T=, KUNIT= (make test T=timers:cpu-lag): the selected boots' lists alone,
+# narrowed (scripts/plan.sh).
 missing=
 [ "$flavour" = base ] && missing=skip
 PLAN_MISSING=$missing "$TOP/scripts/plan.sh" lists "$out/ksft" "$root/plan"

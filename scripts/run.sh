@@ -3,10 +3,16 @@
 # The user-facing flows.
 #   run.sh kernel   tree, kernel, tests, initramfs for the chosen flavour
 #   run.sh run      ...then boot once and show the clocks (SMP, APPEND)
-#   run.sh test     ...then every boot of plan/boots (BOOTS="a b" to
-#                   pick some), TEST_JOBS at a time, with the debug
-#                   kernel, make ia64 (IA64=0 leaves it out) and the
-#                   harness self-tests beside them; then the verdict
+#   run.sh test     ...then every boot of
+#                   plan/boots (BOOTS="a b" to pick some), TEST_JOBS at a
+#                   time, with the debug kernel, make ia64 (IA64=0 leaves
+#                   it out) and the harness self-tests beside them; then
+#                   the verdict.  T="timers:cpu-lag ..." runs those tests
+#                   alone, in the boots that run them, KUNIT=GLOB KUnit's
+#                   suites that match (scripts/plan.sh); a run narrowed
+#                   so, or by BOOTS=, leaves out make ia64, the harness
+#                   self-tests and the host checks unless IA64=1,
+#                   HARNESS=1, HOST_CHECKS=1
 #   run.sh boot     boot with RUN="prog args" (a static binary of yours),
 #                   APPEND and SMP; prints its output and exit status;
 #                   RUN_FILES="a b" are put beside the program;
@@ -54,6 +60,39 @@ cmd_run() {
 		die "the guest did not show its clocks (QEMU status $rc); console: $log"
 	[ $rc -eq 0 ] || die "QEMU exited with status $rc; console: $log"
 	msg "guest powered off; full console in $log"
+}
+
+# NARROW=1: a run for one question, narrowed by T=, KUNIT= or BOOTS=
+# (make test T=timers:cpu-lag).  It leaves out what does not answer it
+# unless asked: the harness's self-tests (HARNESS=1), make ia64 (IA64=1)
+# and the host checks (HOST_CHECKS=1).  The end of cmd_test runs
+# vdso-host and guard-host only when HOST_CHECKS is 1.
+NARROW=0
+[ -z "${T:-}${KUNIT:-}${BOOTS:-}" ] || NARROW=1
+HARNESS=${HARNESS:-$((1 - NARROW))}
+IA64=${IA64:-$((1 - NARROW))}
+HOST_CHECKS=${HOST_CHECKS:-$((1 - NARROW))}
+export NARROW HARNESS IA64 HOST_CHECKS
+# The base lacks the series' tests: a narrowed plan leaves them out, as
+# its run lists do (scripts/plan.sh).
+if [ "$flavour" = base ]; then
+	export PLAN_MISSING=skip
+fi
+
+# check_selection: before the build, a T=, KUNIT= or BOOTS= that cannot
+# select anything fails (scripts/plan.sh check-selection), and a narrowed
+# run says what it leaves out.
+check_selection() {
+	"$S/plan.sh" check-selection
+	[ "$NARROW" = 1 ] || return 0
+	local by='' out=''
+	[ -z "${T:-}" ] || by+=" T=\"$T\""
+	[ -z "${KUNIT:-}" ] || by+=" KUNIT=\"$KUNIT\""
+	[ -z "${BOOTS:-}" ] || by+=" BOOTS=\"$BOOTS\""
+	[ "$HARNESS" = 1 ] || out+=" the harness self-tests (HARNESS=1),"
+	[ "$IA64" = 1 ] || out+=" make ia64 (IA64=1),"
+	[ "$HOST_CHECKS" = 1 ] || out+=" the host checks (HOST_CHECKS=1),"
+	msg "make test$by${out:+: leaves out${out%,}}"
 }
 
 cmd_boot() {
@@ -228,10 +267,12 @@ cmd_test() {
 	# kernel's build from 401 s to 610 s on a fresh machine, and that run
 	# took 2905 s in all, no less than before (2745 s): the boots now
 	# start first.
-	[ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ] &&
+	[ "$flavour" = patched ] && [ "$IA64" != 0 ] &&
 		[[ " $(selected_postings) " = *" 2-ia64 "* ]] && bg+=(ia64)
 	export QEMU_SKEW_BIN=
-	msg "make test: $n boot(s), $par at a time; at idle priority meanwhile: ${bg[*]}${bg[*]:+, one after the other, and beside them }harness (logs build/logs/test-*.log)"
+	local idle=${bg[*]}
+	[ "$HARNESS" = 0 ] || idle+="${idle:+, one after the other, and beside them }harness"
+	msg "make test: $n boot(s), $par at a time; at idle priority meanwhile: ${idle:-nothing} (logs build/logs/test-*.log)"
 
 	local -A jobs=()	# pid -> "boot NAME" or "bg STEP"
 	local queue=() rest=() line name smp limit suites append pid st what i=0 nboot=0 alone=0
@@ -252,7 +293,7 @@ cmd_test() {
 	# The harness's own tests need nothing built: started last in the
 	# chain, they once ran 360 s at idle priority beside the guests, and
 	# boot rtc (th.alone) waited for them at the end of a run again.
-	bg_start harness
+	[ "$HARNESS" = 0 ] || bg_start harness
 	while [ ${#queue[@]} -gt 0 ] || [ ${#jobs[@]} -gt 0 ]; do
 		rest=()
 		for line in "${queue[@]}"; do
@@ -335,7 +376,7 @@ cmd_test() {
 case ${1:-} in
 kernel) prepare ;;
 run) cmd_run ;;
-test) cmd_test ;;
+test) check_selection; cmd_test ;;
 boot) cmd_boot ;;
 *) die "usage: run.sh kernel|run|test|boot" ;;
 esac
