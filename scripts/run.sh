@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The user-facing flows.
 #   run.sh kernel   tree, kernel, tests, initramfs for the chosen flavour
-#   run.sh run      ...then boot once and show the clocks (SMP, APPEND)
-#   run.sh test     ...then every boot of
+#   run.sh run      tree, kernel and /guest/clocks alone, in an initramfs
+#                   of its own; boot once and show the clocks (SMP, APPEND)
+#   run.sh test     tree, kernel, tests, initramfs, then every boot of
 #                   plan/boots (BOOTS="a b" to pick some), TEST_JOBS at a
 #                   time, with the debug kernel, make ia64 (IA64=0 leaves
 #                   it out) and the harness self-tests beside them; then
@@ -34,14 +35,24 @@ skew_qemu() {
 	export QEMU_SKEW_BIN
 }
 
+# prepare [run]: the tree, the kernel, and make test's tests and
+# initramfs; with "run", what th.mode=run runs alone (/guest/clocks, see
+# scripts/guest/init), in make run's own small initramfs
+# (run-initramfs.cpio.gz): not every selftest, the i386 and x32 builds and
+# the 20 MB initramfs of every boot.
 prepare() {
 	local t0=$SECONDS
 	skew_qemu
 	"$S/tree.sh" sync
 	[ "$flavour" = base ] && "$S/tree.sh" base-tree
 	"$S/build-kernel.sh" "$flavour"
-	"$S/build-tests.sh" "$flavour"
-	"$S/initramfs.sh" "$flavour"
+	if [ "${1:-}" = run ]; then
+		"$S/build-tests.sh" "$flavour" clocks
+		"$S/initramfs.sh" "$flavour" run clocks
+	else
+		"$S/build-tests.sh" "$flavour"
+		"$S/initramfs.sh" "$flavour"
+	fi
 	msg "ready in $((SECONDS - t0)) s: $(cat "$(obj_dir "$flavour")/include/config/kernel.release")"
 }
 
@@ -49,10 +60,11 @@ prepare() {
 between() { awk -v a="$1" -v b="$2" 'index($0, a) == 1 {p = 1; next} index($0, b) == 1 {exit} p' "$3" | tr -d '\r'; }
 
 cmd_run() {
-	prepare
+	prepare run
 	local log=$LOGS/run.log smp=${SMP:-2} rc=0
 	msg "booting: QEMU TCG, -smp $smp (log $log)"
-	"$S/boot.sh" "$flavour" "$log" "$smp" "${LIMIT:-120}" "quiet kunit.enable=0 th.mode=run ${APPEND:-}" || rc=$?
+	"$S/boot.sh" "$flavour" "$log" "$smp" "${LIMIT:-120}" "quiet kunit.enable=0 th.mode=run ${APPEND:-}" \
+		"$(out_dir "$flavour")/run-initramfs.cpio.gz" || rc=$?
 	echo
 	between TH-CLOCKS TH-DONE "$log"
 	echo
