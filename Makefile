@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all run test test-6.12 test-6.12-short test-full test-long boot tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 clean distclean help
+.PHONY: all run test test-6.12 test-6.12-short test-full test-long boot shell tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 clean distclean help
 
 all: help
 
@@ -73,6 +73,9 @@ test-long: deps
 
 boot: deps
 	@$(S)/run.sh boot
+
+shell: deps
+	@$(S)/run.sh shell
 
 kernel: deps
 	@$(S)/run.sh kernel

@@ -14,6 +14,8 @@
 #                   so, or by BOOTS=, leaves out make ia64, the harness
 #                   self-tests and the host checks unless IA64=1,
 #                   HARNESS=1, HOST_CHECKS=1
+#   run.sh shell    tree, kernel, tests, initramfs, then a shell in the
+#                   guest on this terminal (SMP, APPEND), no time limit
 #   run.sh boot     boot with RUN="prog args" (a static binary of yours),
 #                   APPEND and SMP; prints its output and exit status;
 #                   RUN_FILES="a b" are put beside the program;
@@ -72,6 +74,21 @@ cmd_run() {
 		die "the guest did not show its clocks (QEMU status $rc); console: $log"
 	[ $rc -eq 0 ] || die "QEMU exited with status $rc; console: $log"
 	msg "guest powered off; full console in $log"
+}
+
+# make shell: make test's kernel and initramfs, booted to an interactive
+# shell on this terminal (th.mode=shell in scripts/guest/init), with SMP
+# and APPEND as make run takes them; no time limit.  The guest's console
+# is the terminal both ways (boot.sh): ^C reaches the guest, poweroff -f
+# or exit leaves, Ctrl-A X ends QEMU.
+cmd_shell() {
+	{ [ -t 0 ] && [ -t 1 ]; } || die "make shell needs a terminal"
+	prepare
+	local size smp=${SMP:-2}
+	size=$(stty size 2>/dev/null | tr ' ' x) || size=
+	msg "booting to a shell: QEMU TCG, -smp $smp, ${APPEND:-no extra arguments}; poweroff -f or Ctrl-A X leaves"
+	"$S/boot.sh" "$flavour" "$LOGS/shell.log" "$smp" 0 \
+		"quiet kunit.enable=0 th.mode=shell ${size:+th.tty=$size }${APPEND:-}"
 }
 
 # NARROW=1: a run for one question, narrowed by T=, KUNIT= or BOOTS=
@@ -389,6 +406,7 @@ case ${1:-} in
 kernel) prepare ;;
 run) cmd_run ;;
 test) check_selection; cmd_test ;;
+shell) cmd_shell ;;
 boot) cmd_boot ;;
-*) die "usage: run.sh kernel|run|test|boot" ;;
+*) die "usage: run.sh kernel|run|test|shell|boot" ;;
 esac
