@@ -17,31 +17,109 @@ S := scripts
 # $(call status,COMMAND): COMMAND, its status kept for ./harness.
 status = $(1); st=$$?; [ -z "$$HARNESS_STATUS" ] || echo $$st >"$$HARNESS_STATUS"; exit $$st
 
-.PHONY: all run test test-6.12 test-6.12-short test-full test-long boot tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check clean distclean help
+.PHONY: all run test test-6.12 test-6.12-short test-full test-long boot shell tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check clean distclean help
 
 all: help
 
+# make help: every target and every variable a user may set, one line
+# each (the variables the scripts read from the environment; the rest,
+# such as PLAN_MISSING or SHOW, are the scripts' own plumbing).
+define HELP
+Targets:
+  make run             build the kernel and the one program make run boots with; show the guest's clocks
+  make test            every boot of plan/boots, 3 guests at a time; the debug kernel, make ia64, harness tests beside
+  make test T=timers:cpu-lag   that test alone, in every boot whose suites run it (see T=, KUNIT=, BOOTS= below)
+  make test-6.12       make test on the 6.12 base (BASE=6.12): the first posting, ported
+  make test-6.12-short the series' mode boots on 6.12: no debug kernel, no slow upstream tests
+  make test-long       the boots of plan/boots-long (tests of 10-20 min each)
+  make test-full       make test and make test-long in one run: everything the harness runs
+  make shell           make test's kernel and tests, booted to a shell on this terminal (poweroff -f leaves)
+  make boot RUN=prog   boot with your own static program and print its output and exit status
+  make kernel          the tree, the kernel, the tests and the initramfs, no boot
+  make tree            build/linux: the base with the series applied (git am)
+  make export          write build/linux's commits back to patches/
+  make series-check    fail when build/linux holds work that patches/ lacks
+  make check           checkpatch, apply, bisect-build the series (x86, ia64, arm), kernel-doc, defconfigs
+  make ia64            cross-build the series for IA64 and check the fastcalls (no emulator)
+  make bench           every figure, guest and host, patched and base, into results/
+  make vdso-bench      time the base and patched vdso64.so on the host (build/bench/vdso-host.md)
+  make guard-bench     the interpolator's read path on the host's cores (build/bench/guard-host.md)
+  make ctxsw-bench     context switches in the guest, sched_clock stable vs not (build/bench/ctxsw.md)
+  make harness-test    the harness's own host-side tests
+  make vdso-check      make test's vdso-host checks alone: the series' vdso64.so on the host
+  make guard-check     make test's guard-host checks alone: the interpolator's guard on the host's CPUs
+  ./harness TARGET     make TARGET, exiting with its script's status (make itself exits 2 for any failure)
+  make deps            install the Debian packages the harness needs
+  make clean           remove build/kbuild, build/out and build/logs
+  make distclean       remove build/
+  make help            this list
+
+Which kernel (every target):
+  BASE=6.12            the 6.12 base (default 6.1, which carries both postings)
+  SERIES=none          the unpatched base;  SERIES=core: the first posting alone
+  JOBS=N               make -jN for the builds (default: the host's cores)
+  V=1                  the builds' output on the terminal, not a progress line every 30 s
+  KCONFIG_EXTRA="f.config ..."   more config fragments (configs/ or a path) for the guest kernels
+  FORCE=1              make tree, make export: go ahead over work build/linux holds that patches/ lacks
+
+make test:
+  T="ITEM ..."         run only these, comma- or space-separated: COLLECTION:TEST, a COLLECTION, th:skew-check, kunit
+  KUNIT=GLOB           kunit.filter_glob=GLOB in the boots that run KUnit; without T=, KUnit alone
+  BOOTS="NAME ..."     only these boots of the plan (with T=/KUNIT=: run the items there even if not in their suites)
+  TEST_JOBS=N          guests at a time (default 3)
+  PLAN_BOOTS="plan/boots-long plan/boots"   the plan files to read (test-long and test-full set it)
+  IA64=0|1             make ia64 beside the boots (default 1; 0 when T=, KUNIT= or BOOTS= narrows the run)
+  HARNESS=0|1          the harness self-tests beside the boots (the same default)
+  HOST_CHECKS=0|1      the vDSO and the guard checked on the host at the end (the same default)
+
+make run, make shell, make boot:
+  APPEND="ARGS"        more kernel arguments: th.skew=CPU:NS[:PPM] or th.invtsc (the skew QEMU), nojitter, ...
+  SMP=N                the guest's vCPUs (default 2)
+  LIMIT=S              the boot's time limit (make run 120 s, make boot 600 s; make shell has none)
+  RUN="prog args"      make boot: the static program to run in the guest
+  RUN_FILES="a b"      make boot: more files beside the program
+  BOOT_TAG=name        make boot: keep its files apart from another make boot running at the same time
+
+make check:
+  CHECK_BISECT=0       skip the x86 build of every prefix of the series
+  CHECK_IA64=0         skip the ia64 build of every prefix
+  CHECK_ARM=0          skip the arm build of every prefix
+  CHECK_FULL=0         skip allnoconfig, defconfig, i386, W=1 and sparse
+  ARM_SYSCALLS_FATAL=1 an arm syscall not wired up fails the check (default: a note)
+  ARM_CHECK_FROM=C     the first prefix of the arm check (default: the series' first commit)
+  ARM_CHECK_HEAD=C     the last prefix of the arm check (default: build/linux's HEAD)
+
+make bench, vdso-bench, guard-bench, ctxsw-bench:
+  BENCH_QUICK=1        make bench: 3 boots of 2 vCPUs, fewer calls, no context switches (a few minutes)
+  MODES="patched:nojitter base:default ..."   make bench: the boots to run
+  RESULTS=dir          make bench: where the report goes (default results/)
+  N=N                  calls (todscale, vdso-bench) or round trips (ctxsw-bench) per thread
+  SMP=N                make bench, ctxsw-bench: the guests' vCPUs
+  ROUNDS=N             vdso-bench (7), guard-bench (9), ctxsw-bench (3)
+  ALT=host|none|lfence|rdtscp   vdso-bench: the alternatives applied
+  CPU=n                vdso-bench: pin the run to CPU n
+  BASE_VDSO=file       vdso-bench: the base's vdso64.so to time (default: the built one)
+  PATCHED_VDSO=file    vdso-bench: the series' vdso64.so to time (default: the built one)
+  CPUS=N               guard-bench: the first N CPUs (default all)
+  MS=N                 guard-bench: ms a measurement (default 30)
+  LAG_NS=N             guard-bench: the lagging CPU's lag (default 20000)
+  REPORT=1             ctxsw-bench: rewrite ctxsw.md from ctxsw.csv only
+
+Caches and inputs (defaults under ~/.cache/time-interp):
+  IA64_CACHE=dir       the IA64 cross compiler (ia64-gcc-12)
+  ARM_CACHE=dir        the arm cross compiler (arm-gcc-12)
+  QEMU_SKEW_CACHE=dir  the skew QEMU (qemu-skew)
+  KERNEL_CACHE=dir     the unpatched base's bzImage (kernel-base)
+  TIMINGS=file         the build times the estimates before a build come from
+  BASE_TARBALL=file    the base's source (default /usr/src/linux-source-BASE.tar.xz)
+  BUSYBOX=file         the guest's static busybox (default /bin/busybox)
+
+Exit status of ./harness test:  0 all passed;  1 a test failed;  2 the harness failed (make test: 0 or 2)
+endef
+export HELP
+
 help:
-	@echo "make run           build the patched kernel, boot it, show its clocks"
-	@echo "make test          every suite over every boot of plan/boots, 3 guests at a time (TEST_JOBS=N)"
-	@echo "make test-6.12     make test on the 6.12 base (BASE=6.12): the first posting, ported"
-	@echo "make test-6.12-short   the series' mode boots on 6.12: no debug kernel, no slow upstream tests"
-	@echo "make test-full     make test and make test-long in one run: everything the harness runs"
-	@echo "make test-long     the boots of plan/boots-long (tests of 10-20 min each)"
-	@echo "make boot RUN=prog [APPEND=...] [SMP=N]   boot with your own program"
-	@echo "make tree | export | series-check         the patch-series workflow"
-	@echo "make check         checkpatch, apply, bisect-build the series"
-	@echo "make bench         every figure, guest and host, patched and base, into results/ (BENCH_QUICK=1: a few minutes)"
-	@echo "make vdso-bench    time the base and patched vdso64.so on the host (build/bench/vdso-host.md)"
-	@echo "make guard-bench   the interpolator's read path on the host's cores, guard off/on/lagging (build/bench/guard-host.md)"
-	@echo "make ctxsw-bench   context switches in the guest, sched_clock stable vs not (build/bench/ctxsw.md)"
-	@echo "make ia64          cross-build the series for IA64 and check the fastcalls (no emulator)"
-	@echo "make vdso-check    make test's vdso-host checks alone: the series' vdso64.so on the host"
-	@echo "make guard-check   make test's guard-host checks alone: the interpolator's guard on the host's CPUs"
-	@echo "./harness TARGET   make TARGET, exiting with its script's status: for ./harness test,"
-	@echo "                   0 no test failed, 1 a test failed, 2 the harness failed (make exits 2 for 1 too)"
-	@echo "SERIES=none        do any of run/test/boot on the unpatched base"
-	@echo "SERIES=core        do any of tree/export/series-check/check/run/test/boot on the first posting alone"
+	@echo "$$HELP"
 
 deps:
 	@$(S)/deps.sh
@@ -76,6 +154,9 @@ test-6.12: deps
 # rtc, default-skew), which make test-6.12 runs.
 test-6.12-short: export BASE := 6.12
 test-6.12-short: export BOOTS := default nojitter jitter-force hpet nowatchdog garbage tsc-reliable tsc-refused tsc-unstable
+# BOOTS= narrows a run, which leaves the harness and host checks out: not this one.
+test-6.12-short: export HARNESS := 1
+test-6.12-short: export HOST_CHECKS := 1
 test-6.12-short: deps
 	@$(call status,$(S)/run.sh test)
 
@@ -87,6 +168,9 @@ test-long: deps
 
 boot: deps
 	@$(call status,$(S)/run.sh boot)
+
+shell: deps
+	@$(call status,$(S)/run.sh shell)
 
 kernel: deps
 	@$(call status,$(S)/run.sh kernel)

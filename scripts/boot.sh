@@ -16,7 +16,10 @@
 # vCPUs TSCs of their own: NS ahead (negative: behind) of vCPU 0's, and
 # PPM fast (negative: slow).  th.invtsc boots that QEMU with
 # "-cpu max,+invtsc": an invariant TSC (constant and non-stop), which
-# stock TCG does not offer.
+# stock TCG does not offer.  th.mode=shell (make shell) puts the console
+# on this terminal both ways, with no time limit: "-serial mon:stdio",
+# so ^C reaches the guest and Ctrl-A X ends QEMU (Ctrl-A C: its monitor);
+# LOG gets the QEMU command line alone.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -50,12 +53,15 @@ mkdir -p "$(dirname "$log")"
 
 # The e1000e NIC is there for its PTP hardware clock (/dev/ptp0), a
 # dynamic POSIX clock for the tests; its user-mode network is unused.
+serial=stdio
+[[ " $append " == *" th.mode=shell "* ]] && serial=mon:stdio
 qemu=(nice -n "$nice" "$qemu_bin" "${fw[@]}" -machine pc -accel tcg -cpu "$cpu" -m 1024
-      -smp "$smp" -display none -monitor none -serial stdio -no-reboot
+      -smp "$smp" -display none -monitor none -serial "$serial" -no-reboot
       -nic user,model=e1000e
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 $append")
 echo "# ${QEMU_TSC_SKEW:+QEMU_TSC_SKEW=$QEMU_TSC_SKEW }${qemu[*]}" >"$log"
+[ "$serial" = stdio ] || exec "${qemu[@]}"
 set +e
 if [ "${SHOW:-0}" = 1 ]; then
 	timeout -k 10 "$limit" "${qemu[@]}" </dev/null 2>&1 | tee -a "$log"

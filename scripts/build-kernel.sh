@@ -12,6 +12,8 @@
 # HIGHMEM4G for the guest's 1 GiB, and less upstream's TIME_KUNIT_TEST:
 # its 64-bit divisions over 1.6 million days took 23 s under TCG on i386,
 # and RCU reported the stall (the kernel does not preempt a KUnit case).  KCONFIG_EXTRA names further fragments.
+# While make runs, a line every 30 s says how long and what it builds;
+# V=1 shows make's output instead.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -126,19 +128,19 @@ if [ "$flavour" = base ] && [ -n "$build_key" ] && [ "${SERIES:-}" != none ] &&
 	exit 0
 fi
 
-# From scratch on this project's 2-core machine (2026-12-04): 401 s for
-# the patched and base kernels, 507 s for the debug kernel.
-case $flavour in
-debug) eta="about 9 min" ;;
-i386) eta="about 6 min" ;;
-*) eta="about 7 min" ;;
-esac
-msg "kernel ($flavour): building bzImage (from scratch $eta on 2 cores, seconds when built; log $log)"
+# The estimate: this machine's last build of the same kind (from scratch:
+# no object yet; else incremental), or the fresh-machine figure (lib.sh's
+# timing_estimate); a line every 30 s while it builds (V=1: the output).
+kind=incremental
+[ -n "$(find "$obj" -name '*.o' -print -quit)" ] || kind=fresh
+step=kernel-$flavour-$BASE
+msg "kernel ($flavour): building bzImage, $kind: $(timing_estimate "$step" "$kind") (log $log)"
 start=$(date +%s)
 # LOCALVERSION= (set, empty) keeps setlocalversion from adding "+" for a
 # git tree that is not at a release tag.
-run_logged "$log" make -C "$src" O="$obj" "${arch[@]}" LOCALVERSION= -j"$JOBS" bzImage ||
+run_progress "$log" "kernel ($flavour)" make -C "$src" O="$obj" "${arch[@]}" LOCALVERSION= -j"$JOBS" bzImage ||
 	die "kernel ($flavour) build failed"
+timing_record "$step" "$kind" $(( $(date +%s) - start ))
 [ -z "$build_key" ] || echo "$build_key" >"$obj/.th-build-key"
 if [ "$flavour" = base ] && [ -n "$build_key" ]; then
 	mkdir -p "$kcache.tmp"

@@ -3,11 +3,14 @@
 # Build what runs inside the guest for one flavour: the kernel's exported
 # headers, the selftest collections (static where their Makefiles allow),
 # and the harness's own guest programs, all against those headers.
-# Usage: build-tests.sh patched|base
+# Usage: build-tests.sh patched|base [PROGRAM...]
+# With PROGRAMs (names of scripts/guest/*.c: make run's "clocks"), the
+# headers and those guest programs alone.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:?flavour}
+shift
 src=$(flavour_src "$flavour")
 obj=$(obj_dir "$flavour")
 out=$(out_dir "$flavour")
@@ -19,6 +22,32 @@ msg "tests ($flavour): headers_install"
 run_logged "$log.headers" make -C "$src" O="$obj" INSTALL_HDR_PATH="$out/hdr" headers_install ||
 	die "headers_install failed"
 hdr="-isystem $out/hdr/include"
+
+# guest_program SRC: scripts/guest/SRC built as build/out/FLAVOUR/guest/NAME,
+# unless it is newer than SRC and the headers.  One that includes
+# parse_vdso.h is linked with the kernel's vDSO parser
+# (tools/testing/selftests/vDSO) of the same tree.  init32.c is the init of
+# the i386 kernel (th.kernel=i386): built for i386.
+guest_program() {
+	local f=$1 b more=()
+	local vdso_dir=$src/tools/testing/selftests/vDSO
+	b=$out/guest/$(basename "$f" .c)
+	mkdir -p "$out/guest"
+	[ "$b" -nt "$f" ] && [ "$b" -nt "$out/hdr/include/linux/version.h" ] && return
+	grep -q '^#include "parse_vdso.h"' "$f" && more=(-I"$vdso_dir" "$vdso_dir/parse_vdso.c")
+	[ "$(basename "$f")" = init32.c ] && more+=(-m32)
+	run_logged "$log.guest" gcc -O2 -Wall -Werror -static $hdr -o "$b" "$f" "${more[@]}" ||
+		die "guest program $f failed to build"
+}
+
+if [ $# -gt 0 ]; then
+	for p in "$@"; do
+		[ -f "$TOP/scripts/guest/$p.c" ] || die "no guest program scripts/guest/$p.c"
+		msg "tests ($flavour): guest program $p"
+		guest_program "$TOP/scripts/guest/$p.c"
+	done
+	exit 0
+fi
 
 # Static, so the guest needs no C library; valid-adjtimex defines its own
 # clock_adjtime(), which a static libc.a also holds: its own one wins.
@@ -70,17 +99,6 @@ for abi in i386:-m32 x32:-mx32; do
 	done
 done
 
-# A guest program that includes parse_vdso.h is linked with the kernel's
-# vDSO parser (tools/testing/selftests/vDSO) of the same tree.  init32.c
-# is the init of the i386 kernel (th.kernel=i386): built for i386.
-vdso_dir=$src/tools/testing/selftests/vDSO
-mkdir -p "$out/guest"
 for f in "$TOP"/scripts/guest/*.c; do
-	b=$out/guest/$(basename "$f" .c)
-	[ "$b" -nt "$f" ] && [ "$b" -nt "$out/hdr/include/linux/version.h" ] && continue
-	more=()
-	grep -q '^#include "parse_vdso.h"' "$f" && more=(-I"$vdso_dir" "$vdso_dir/parse_vdso.c")
-	[ "$(basename "$f")" = init32.c ] && more+=(-m32)
-	run_logged "$log.guest" gcc -O2 -Wall -Werror -static $hdr -o "$b" "$f" "${more[@]}" ||
-		die "guest program $f failed to build"
+	guest_program "$f"
 done

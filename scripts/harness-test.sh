@@ -16,6 +16,8 @@ set -euo pipefail
 
 out=${1:-}
 cases=$TOP/tests/harness
+# make test T=... HARNESS=1 runs these too: the plan cases set their own.
+unset T KUNIT BOOTS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rows=()
@@ -366,6 +368,60 @@ elif [ $km -ne 0 ]; then
 	record build-keys fail "key_matches: a stored key misread"
 else
 	record build-keys pass ""
+fi
+
+# Selection (make test T=, KUNIT=, BOOTS=; plan.sh): each boot keeps the
+# items its suites run, in its order, with its settings, or is dropped;
+# BOOTS= names boots that run the items anyway; an item no boot runs fails.
+sel=$tmp/sel
+mkdir -p "$sel/ksft/timers" "$sel/ksft/th"
+for t in timers/a timers/b timers/c th/s; do
+	printf '#!/bin/sh\n' >"$sel/ksft/$t" && chmod +x "$sel/ksft/$t"
+done
+printf 'timers:a\ntimers:b\n' >"$sel/ksft/timers.list"
+printf 'timers:c\n' >"$sel/ksft/timers.extended.list"
+printf 'x 2 60 kunit,timers,-timers:b -\ny 2 60 timers:b,timers:c,th:s a=1\nz 2 60 timers-extended -\n' >"$sel/boots"
+printf 'timers:b@y 7 -v\n' >"$sel/tests"
+# sel_boots ENV... -- ARGS: plan.sh boots ARGS under ENV, as "name suites append" lines.
+sel_boots() {
+	local e=()
+	while [ "$1" != -- ]; do e+=("$1"); shift; done
+	shift
+	env "${e[@]}" PLAN_BOOTS="$sel/boots" PLAN_TESTS="$sel/tests" PLAN_KSFT="$sel/ksft" \
+		"$TOP/scripts/plan.sh" boots "$@" 2>/dev/null | cut -f1,4,5 | tr '\t\n' ' |'
+}
+sel_fail=""
+check_sel() {	# WANT ENV... -- ARGS
+	local want=$1 got
+	shift
+	got=$(sel_boots "$@") || got="exit $?"
+	[ "$got" = "$want" ] || sel_fail+="[$* gave '$got', want '$want'] "
+}
+check_sel "y timers:b a=1|" T=timers:b --
+check_sel "x timers:a |y th:s a=1|" T="timers:a, th:s" --
+check_sel "x timers:a |y timers:b,timers:c a=1|z timers:c |" T=timers --
+check_sel "x kunit kunit.filter_glob=t*|" KUNIT='t*' --
+check_sel "x kunit,timers:a kunit.filter_glob=t*|y timers:b a=1|" KUNIT='t*' T=timers:b,timers:a --
+check_sel "z timers:a |" T=timers:a -- z
+check_sel "y kunit,th:s a=1 kunit.filter_glob=k|z kunit,th:s kunit.filter_glob=k|" KUNIT=k T=th:s -- y z
+check_sel "x kunit,timers,-timers:b |y timers:b,timers:c,th:s a=1|z timers-extended |" --
+for bad in timers:nosuch nope nope:a 'a;b'; do
+	T=$bad PLAN_BOOTS="$sel/boots" PLAN_KSFT="$sel/ksft" "$TOP/scripts/plan.sh" boots \
+		>/dev/null 2>&1 && sel_fail+="[T=$bad did not fail] "
+done
+T=nope:a PLAN_BOOTS="$sel/boots" "$TOP/scripts/plan.sh" check-selection >/dev/null 2>&1 &&
+	sel_fail+="[check-selection passed T=nope:a] "
+BOOTS=w PLAN_BOOTS="$sel/boots" "$TOP/scripts/plan.sh" check-selection >/dev/null 2>&1 &&
+	sel_fail+="[check-selection passed BOOTS=w] "
+T=th:s,timers:b PLAN_BOOTS="$sel/boots" PLAN_TESTS="$sel/tests" \
+	"$TOP/scripts/plan.sh" lists "$sel/ksft" "$sel/lists" >/dev/null 2>&1 || sel_fail+="[lists failed] "
+got=$(cd "$sel/lists" 2>/dev/null && echo *)
+[ "$got" = y ] && [ "$(cat "$sel/lists/y")" = "$(printf 'timers\tb\t7\t-v\nth\ts\t300\t')" ] ||
+	sel_fail+="[lists T=th:s,timers:b: $got] "
+if [ -n "$sel_fail" ]; then
+	record plan-select fail "$sel_fail"
+else
+	record plan-select pass ""
 fi
 
 # The series workflow, on a fake base tarball.

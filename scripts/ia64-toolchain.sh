@@ -12,7 +12,8 @@
 # $IA64_CACHE (default ~/.cache/time-interp/ia64-gcc-12), and reused when
 # it is there; the build tree is build/ia64-gcc (git-ignored).
 # Prints the compiler prefix (for CROSS_COMPILE=) on its last line.
-# Usage: ia64-toolchain.sh   (IA64_CACHE=dir; about 9 min on 2 cores)
+# While it builds, a line every 30 s on stderr (V=1: the build's output).
+# Usage: ia64-toolchain.sh   (IA64_CACHE=dir; about 13 min on 2 cores)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -43,13 +44,13 @@ log=$LOGS/ia64-gcc.log
 rm -rf "$work"
 mkdir -p "$work/obj" "$LOGS"
 start=$(date +%s)
-msg "ia64 toolchain: not cached; building gcc from $tarball into $cache (about 9 min on 2 cores; log $log)"
+msg "ia64 toolchain: not cached; building gcc from $tarball into $cache, $(timing_estimate ia64-gcc fresh) (log $log)"
 msg "ia64 toolchain: unpacking"
 tar -C "$work" -xf "$tarball"
 src=$(ls -d "$work"/gcc-*/)
 
 msg "ia64 toolchain: configuring (C only, no C library)"
-(cd "$work/obj" && run_logged "$log.configure" "$src/configure" \
+(cd "$work/obj" && run_progress "$log.configure" "IA64 cross gcc (configure)" "$src/configure" \
 	--target=ia64-linux-gnu --prefix="$cache" \
 	--with-as=/usr/bin/ia64-linux-gnu-as --with-ld=/usr/bin/ia64-linux-gnu-ld \
 	--enable-languages=c --without-headers --with-newlib \
@@ -66,13 +67,14 @@ mkdir -p "$work/obj/gcc"
 echo timestamp >"$work/obj/gcc/s-tm-texi"
 
 msg "ia64 toolchain: make all-gcc -j$JOBS"
-run_logged "$log" make -C "$work/obj" -j"$JOBS" all-gcc ||
+run_progress "$log" "IA64 cross gcc" make -C "$work/obj" -j"$JOBS" all-gcc ||
 	die "gcc build failed (see $log)"
 # genhooks was built after the stamp above: stamp again, or install redoes it.
 echo timestamp >"$work/obj/gcc/s-tm-texi"
 run_logged "$log.install" make -C "$work/obj" install-gcc ||
 	die "gcc install failed (see $log.install)"
 "${prefix}gcc" --version >/dev/null || die "the built ${prefix}gcc does not run"
+timing_record ia64-gcc fresh $(( $(date +%s) - start ))
 msg "ia64 toolchain: built in $(( $(date +%s) - start )) s: ${prefix}gcc $("${prefix}gcc" -dumpversion)"
 rm -rf "$work"
 echo "$prefix"

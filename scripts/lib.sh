@@ -104,6 +104,115 @@ run_logged() {
 	fi
 }
 
+# dur SECONDS: "45s", "3m30s".
+dur() {
+	if [ "$1" -ge 60 ]; then
+		printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+	else
+		printf '%ds' "$1"
+	fi
+}
+
+# last_target LOG: the last thing a build LOG shows being made: kbuild's
+# "CC kernel/time/timekeeping.o", ninja's "[12/1427] Compiling ...", a
+# compiler line's "g++ -o insn-emit.o", configure's "checking for ...".
+last_target() {
+	tail -n 60 "$1" 2>/dev/null | tr -d '\r' | awk '
+		/^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]+$/ { $1 = $1; t = $0; next }
+		/^\[[0-9]+\/[0-9]+\] / { t = $0; next }
+		/^checking / { t = "configure: " $0; next }
+		match($0, / -o [^ ]+/) { n = split($1, cc, "/"); t = cc[n] " " substr($0, RSTART + 1, RLENGTH - 1) }
+		END { print substr(t == "" ? "starting" : t, 1, 100) }'
+}
+
+# progress_while PID WHAT LOG: every PROGRESS_EVERY seconds (30) while
+# process PID lives, a line on stderr: how long so far, WHAT, and the last
+# target of LOG:
+#     ... kernel (patched): 3m30s, CC kernel/time/timekeeping.o
+# Run it in the background (run_progress does): it ends with PID, or on
+# SIGTERM.
+progress_while() {
+	local pid=$1 what=$2 log=$3 t0=$SECONDS every=${PROGRESS_EVERY:-30} next
+	next=$((t0 + every))
+	trap 'exit 0' TERM
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		[ "$SECONDS" -ge "$next" ] || continue
+		next=$((next + every))
+		printf '    ... %s: %s, %s\n' "$what" "$(dur $((SECONDS - t0)))" "$(last_target "$log")" >&2
+	done
+}
+
+# run_progress LOG WHAT CMD...: run_logged CMD, with progress_while's line
+# every 30 s meanwhile, for the builds of minutes (kernels, the IA64
+# compiler, the skew QEMU).  V=1 streams CMD's output to stderr instead,
+# still writing LOG.
+run_progress() {
+	local log=$1 what=$2 me=$BASHPID p rc=0
+	shift 2
+	if [ "${V:-0}" = 1 ]; then
+		mkdir -p "$(dirname "$log")"
+		"$@" 2>&1 | tee "$log" >&2 || rc=${PIPESTATUS[0]}
+		[ "$rc" -eq 0 ] || printf 'error: command failed: %s\nerror: full log: %s\n' "$*" "$log" >&2
+		return "$rc"
+	fi
+	progress_while "$me" "$what" "$log" &
+	p=$!
+	run_logged "$log" "$@" || rc=$?
+	kill "$p" 2>/dev/null || true
+	wait "$p" 2>/dev/null || true
+	return "$rc"
+}
+
+# Build times, for the estimate printed before a long build: a line
+# "STEP KIND SECONDS PRIORITY DATE" for each build that completed, KIND
+# fresh (from scratch) or incremental, PRIORITY idle (make test's
+# background steps, SCHED_IDLE) or normal.  Kept with the caches, so that
+# it outlives make clean and serves every clone on the machine.
+TIMINGS=${TIMINGS:-${XDG_CACHE_HOME:-$HOME/.cache}/time-interp/timings}
+
+# fresh_secs STEP: the step from scratch on a fresh machine, this project's
+# 2 cores, as measured in make test (README): the estimate until this
+# machine has timed the step itself.
+fresh_secs() {
+	case $1 in
+	kernel-debug*)	echo 900 ;;
+	kernel-i386*)	echo 475 ;;
+	kernel-*)	echo 635 ;;
+	ia64-gcc)	echo 780 ;;
+	qemu-skew)	echo 1783 ;;
+	esac
+}
+
+# sched_priority: idle when this process runs SCHED_IDLE, else normal.
+sched_priority() {
+	[[ $(chrt -p $$ 2>/dev/null) == *SCHED_IDLE* ]] && echo idle || echo normal
+}
+
+# timing_record STEP KIND SECONDS: one more line of $TIMINGS.
+timing_record() {
+	mkdir -p "$(dirname "$TIMINGS")"
+	echo "$1 $2 $3 $(sched_priority) $(date -u +%F)" >>"$TIMINGS"
+}
+
+# timing_estimate STEP KIND: what to expect of a build, for its first
+# message: the last time this machine took for a build of that STEP and
+# KIND (at this priority if there is one), else the fresh-machine figure.
+timing_estimate() {
+	local last kind secs prio day
+	last=$(awk -v s="$1" -v k="$2" -v p="$(sched_priority)" '
+		$1 == s && $2 == k { any = $0; if ($4 == p) same = $0 }
+		END { print (same != "" ? same : any) }' "$TIMINGS" 2>/dev/null || true)
+	if [ -n "$last" ]; then
+		read -r _ kind secs prio day <<<"$last"
+		echo "last time $(dur "$secs") ($kind$([ "$prio" = idle ] && echo ", at idle priority"), $day)"
+	elif [ "$2" = fresh ] && [ -n "$(fresh_secs "$1")" ]; then
+		echo "about $(dur "$(fresh_secs "$1")") from scratch on a fresh 2-core machine"
+	else
+		echo "$2, not timed on this machine yet"
+	fi
+}
+
 # pack DIR OUT: DIR as a gzipped newc cpio archive, the kernel's initramfs.
 pack() {
 	(cd "$1" && find . -print0 | LC_ALL=C sort -z |

@@ -6,29 +6,62 @@
 #   plan.sh lists KSFT OUTDIR   write OUTDIR/NAME, the guest's run list of
 #                               each boot: collection TAB test TAB timeout
 #                               TAB args
+#   plan.sh check-selection     fail on a BOOTS=, T= or KUNIT= that cannot
+#                               select anything, without the built tests
+#                               (make test runs it before it builds)
 #
 # A boot's suites are comma-separated words:
 #   kunit            the KUnit KTAP the kernel prints at boot
 #   COLLECTION       every test kselftest's emit_tests lists for it
 #   COLLECTION-extended  the collection's TEST_GEN_PROGS_EXTENDED
 #   COLLECTION:TEST  one test;  -COLLECTION:TEST  leaves one out
+#
+# Selection (make test T=... KUNIT=... BOOTS=...), from the environment:
+#   T="ITEM..."   items separated by commas or spaces: COLLECTION:TEST
+#                 (timers:cpu-lag, th:skew-check), a whole COLLECTION
+#                 (timers, vDSO-x32), or kunit.  Each boot runs the items
+#                 its own suites include (the tests it would run anyway,
+#                 with their plan/tests settings) and nothing else; a boot
+#                 left with nothing is not listed.  An item no boot runs is
+#                 an error.
+#   BOOTS="NAME..."  (plan.sh boots: the NAME arguments) the named boots
+#                 run the items even where their suites do not list them:
+#                 COLLECTION:TEST as it is, COLLECTION as the boot's own
+#                 tests of it, or, if it has none, the collection's list.
+#   KUNIT=GLOB    the boots that run KUnit get kunit.filter_glob=GLOB (the
+#                 kernel's own parameter); KUNIT= is the item kunit too,
+#                 so with no T= the boots are narrowed to KUnit alone.
+# Selection needs the built tests to expand the collections: plan.sh
+# boots reads them from PLAN_KSFT (default build/out/FLAVOUR/ksft).  With
+# neither T= nor KUNIT=, BOOTS= only picks boots, and lists writes every
+# boot's whole list.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # PLAN_BOOTS: one plan file or several (make test-full: plan/boots and
 # plan/boots-long), read in that order.
-BOOTS=()
+PLANS=()
 for f in ${PLAN_BOOTS:-plan/boots}; do
 	[[ $f == /* ]] || f=$TOP/$f
 	[ -f "$f" ] || die "no plan $f"
-	BOOTS+=("$f")
+	PLANS+=("$f")
 done
 TESTS=${PLAN_TESTS:-plan/tests}
 [[ $TESTS == /* ]] || TESTS=$TOP/$TESTS
 DEFAULT_TIMEOUT=300
 
+# The selection's items, KUNIT= as the item kunit; none without T=/KUNIT=.
+ITEMS=()
+read -r -a words <<<"$(tr ',' ' ' <<<"${T:-}") ${KUNIT:+kunit}"
+for w in "${words[@]}"; do
+	[[ $w =~ ^([A-Za-z0-9_.-]+)(:[A-Za-z0-9_.-]+)?$ ]] ||
+		die "T='${T:-}': '$w' is not COLLECTION:TEST, COLLECTION or kunit"
+	printf '%s\n' "${ITEMS[@]}" | grep -qxF -- "$w" || ITEMS+=("$w")
+done
+[[ ${KUNIT:-} =~ ^[^[:space:]]*$ ]] || die "KUNIT='$KUNIT': one glob, no spaces"
+
 # Boot lines, comments and blanks dropped; "-" means no extra arguments.
-boots() {
+plan_boots() {
 	local name smp limit suites append
 	while read -r name smp limit suites append; do
 		case $name in ""|"#"*) continue ;; esac
@@ -39,7 +72,113 @@ boots() {
 		[[ $smp =~ ^[0-9]+$ && $limit =~ ^[0-9]+$ ]] ||
 			die "plan/boots: boot '$name': smp and limit must be numbers"
 		printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$smp" "$limit" "$suites" "$append"
-	done < <(cat "${BOOTS[@]}")
+	done < <(cat "${PLANS[@]}")
+}
+
+# boots [NAME...]: the boots of the plan (those NAMEd, if any), each
+# narrowed to the selection when there is one.
+boots() {
+	[ ${#ITEMS[@]} -gt 0 ] || { plan_boots "$@"; return; }
+	local ksft=${PLAN_KSFT:-$(out_dir "$(flavour_of_series)")/ksft}
+	local named=0 name smp limit suites append item used=" "
+	[ $# -gt 0 ] && named=1
+	[ -d "$ksft" ] || die "plan: T=/KUNIT= need the built tests: no $ksft"
+	while IFS=$'\t' read -r name smp limit suites append; do
+		select_boot "$ksft" "$name" "$suites" "$named"
+		[ ${#sel[@]} -gt 0 ] || continue
+		for item in "${hit[@]}"; do used+="$item "; done
+		suites=$(IFS=,; echo "${sel[*]}")
+		[ -n "${KUNIT:-}" ] && [ "${sel[0]}" = kunit ] &&
+			append="${append:+$append }kunit.filter_glob=$KUNIT"
+		printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$smp" "$limit" "$suites" "$append"
+	done < <(plan_boots "$@")
+	for item in "${ITEMS[@]}"; do
+		[[ $used == *" $item "* ]] && continue
+		[[ $item != *:* ]] || built "$ksft" "$item" ||
+			die "T: $item was not built (no $ksft/${item%%:*}/${item#*:})"
+		[ $named = 1 ] && die "T=/KUNIT=: '$item': nothing of it is in this tree"
+		die "T=/KUNIT=: no boot of ${PLAN_BOOTS:-plan/boots} runs '$item' (BOOTS=NAME runs it in boot NAME)"
+	done
+}
+
+# built KSFT ID: the test ID was built (the base lacks the series' tests).
+built() { [ -x "$1/${2%%:*}/${2#*:}" ]; }
+
+# select_boot KSFT NAME SUITES NAMED: the selection's part of one boot:
+# sel, its suites ("kunit" first if it runs KUnit, then its tests, in the
+# boot's order, then those it runs only because it is NAMED), and hit, the
+# items that selected something.  Under PLAN_MISSING=skip a test that was
+# not built is left out, as lists leaves it out.
+select_boot() {
+	local ksft=$1 name=$2 suites=$3 named=$4 item id ids=() want=() extra=() found
+	sel=() hit=()
+	for id in $(expand "$ksft" "$suites"); do
+		built "$ksft" "$id" || [ "${PLAN_MISSING:-}" != skip ] && ids+=("$id")
+	done
+	for item in "${ITEMS[@]}"; do
+		found=0
+		case $item in
+		kunit)
+			if [[ ,$suites, == *,kunit,* ]] || [ "$named" = 1 ]; then
+				found=1
+				want+=(kunit)
+			fi ;;
+		*:*)
+			if printf '%s\n' "${ids[@]}" | grep -qxF -- "$item"; then
+				found=1
+				want+=("$item")
+			elif [ "$named" = 1 ]; then
+				if built "$ksft" "$item"; then
+					found=1
+					extra+=("$item")
+				elif [ "${PLAN_MISSING:-}" = skip ]; then
+					warn "plan: boot '$name': $item is not in this tree; left out"
+				else
+					die "T: $item was not built (no $ksft/${item%%:*}/${item#*:})"
+				fi
+			fi ;;
+		*)
+			for id in "${ids[@]}"; do
+				[ "${id%%:*}" = "$item" ] && { found=1; want+=("$id"); }
+			done
+			if [ $found = 0 ] && [ "$named" = 1 ]; then
+				[ -f "$ksft/$item.list" ] ||
+					die "T: '$item': no such collection with a list in $ksft (name its tests, $item:TEST)"
+				for id in $(expand "$ksft" "$item"); do
+					built "$ksft" "$id" || [ "${PLAN_MISSING:-}" != skip ] || continue
+					found=1
+					extra+=("$id")
+				done
+			fi ;;
+		esac
+		[ $found = 1 ] && hit+=("$item")
+	done
+	printf '%s\n' "${want[@]}" | grep -qx kunit && sel+=(kunit)
+	for id in "${ids[@]}" "${extra[@]}"; do
+		printf '%s\n' "${want[@]}" "${extra[@]}" | grep -qxF -- "$id" || continue
+		printf '%s\n' "${sel[@]}" | grep -qxF -- "$id" || sel+=("$id")
+	done
+}
+
+# check_selection: every name of BOOTS= is a boot of the plan, and each
+# item's collection one a boot of the plan names, so that a misspelt
+# BOOTS= or T= fails at once rather than after the build; kunit needs a
+# boot with KUnit, or BOOTS=.  plan.sh boots, once the tests are
+# built, checks the tests themselves.
+check_selection() {
+	local words item c name
+	for name in ${BOOTS:-}; do
+		plan_boots | cut -f1 | grep -qxF -- "$name" ||
+			die "BOOTS: no boot '$name' in ${PLAN_BOOTS:-plan/boots}"
+	done
+	words=$(plan_boots | cut -f4 | tr ',' '\n' | sed 's/^-//; s/:.*//; s/-extended$//' | sort -u)
+	for item in "${ITEMS[@]}"; do
+		c=${item%%:*}
+		[ "$c" != kunit ] || [ -n "${BOOTS:-}" ] || grep -qx kunit <<<"$words" ||
+			die "T=/KUNIT=: no boot of ${PLAN_BOOTS:-plan/boots} runs KUnit"
+		[ "$c" = kunit ] || grep -qxF -- "$c" <<<"$words" ||
+			die "T: '$item': no boot of ${PLAN_BOOTS:-plan/boots} runs collection $c (known: $(tr '\n' ' ' <<<"$words"))"
+	done
 }
 
 # test_settings ID BOOT: "timeout<TAB>args" for collection:test ID in BOOT:
@@ -81,10 +220,16 @@ expand() {
 	done
 }
 
+# lists KSFT DIR: the run lists; with a selection, of the selected boots
+# alone (BOOTS= from the environment), narrowed.
 lists() {
-	local ksft=$1 dir=$2 name smp limit suites append id
+	local ksft=$1 dir=$2 name smp limit suites append id plan
+	local -a names=()
+	[ ${#ITEMS[@]} -gt 0 ] && read -r -a names <<<"${BOOTS:-}"
+	plan=$(PLAN_KSFT=$ksft boots "${names[@]}")
 	mkdir -p "$dir"
 	while IFS=$'\t' read -r name smp limit suites append; do
+		[ -n "$name" ] || continue
 		: >"$dir/$name"
 		for id in $(expand "$ksft" "$suites"); do
 			if [ ! -x "$ksft/${id%%:*}/${id#*:}" ]; then
@@ -96,11 +241,12 @@ lists() {
 			fi
 			printf '%s\t%s\t%s\n' "${id%%:*}" "${id#*:}" "$(test_settings "$id" "$name")" >>"$dir/$name"
 		done
-	done < <(boots)
+	done <<<"$plan"
 }
 
 case ${1:-} in
 boots) shift; boots "$@" ;;
 lists) lists "$2" "$3" ;;
-*) die "usage: plan.sh boots [NAME...] | lists KSFT OUTDIR" ;;
+check-selection) check_selection ;;
+*) die "usage: plan.sh boots [NAME...] | lists KSFT OUTDIR | check-selection" ;;
 esac

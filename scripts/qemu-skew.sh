@@ -11,10 +11,14 @@
 # (deb-src lines of bookworm; the machine's own sources are untouched).
 # The binary is cached in $QEMU_SKEW_CACHE (default
 # ~/.cache/time-interp/qemu-skew/KEY), KEY the sha256 of the source
-# package's .dsc, the patch and this script: it is rebuilt when one of
-# them changes.  Firmware is the installed qemu-system-data's (-L).
+# package's .dsc, the patch and the build's recipe (build_qemu below, as
+# bash prints it: its code, not its comments nor the rest of this script,
+# whose messages may change without a rebuild of 5 to 30 minutes): it is
+# rebuilt when one of them changes.  Firmware is the installed
+# qemu-system-data's (-L).  While it builds, a line every 30 s on stderr
+# (V=1: the build's output).
 # Prints the binary's path on its last line.
-# Usage: qemu-skew.sh   (about 12 min on 2 cores from a fresh machine)
+# Usage: qemu-skew.sh   (5 min alone on 2 cores, 30 beside make test's guests)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -59,7 +63,27 @@ fi
 	die "qemu-skew: apt-get source qemu failed"
 dsc=$(ls -t "$src_dir"/qemu_*.dsc | head -n 1)
 version=$(sed -n 's/^Version: //p' "$dsc")
-key=$(cat "$dsc" "$patch" "$0" | sha256sum | cut -c1-16)
+
+# build_qemu WORK: the source package unpacked and patched in WORK/src,
+# qemu-system-x86_64 built in WORK/obj.
+build_qemu() {
+	local work=$1
+	run_logged "$log.unpack" dpkg-source -x "$dsc" "$work/src" ||
+		die "qemu-skew: dpkg-source -x failed"
+	run_logged "$log.patch" patch -d "$work/src" -p1 -i "$patch" ||
+		die "qemu-skew: tsc-skew.patch does not apply to QEMU $version"
+	mkdir -p "$work/obj"
+	(cd "$work/obj" && run_logged "$log.configure" ../src/configure \
+		--target-list=x86_64-softmmu --without-default-features \
+		--enable-tcg --disable-kvm --enable-slirp --enable-fdt=system \
+		--disable-docs --disable-tools --disable-guest-agent --disable-werror \
+		--meson=/usr/bin/meson) ||
+		die "qemu-skew: configure failed"
+	run_progress "$log" "skew QEMU" ninja -C "$work/obj" -j"$JOBS" qemu-system-x86_64 ||
+		die "qemu-skew: the build failed"
+}
+
+key=$({ cat "$dsc" "$patch"; declare -f build_qemu; } | sha256sum | cut -c1-16)
 bin=$root/$key/qemu-system-x86_64
 
 if [ -x "$bin" ] && "$bin" --version >/dev/null 2>&1; then
@@ -69,23 +93,12 @@ if [ -x "$bin" ] && "$bin" --version >/dev/null 2>&1; then
 fi
 
 start=$(date +%s)
-msg "qemu-skew: not cached; building QEMU $version with tsc-skew.patch (about 12 min on 2 cores; log $log)"
+msg "qemu-skew: not cached; building QEMU $version with tsc-skew.patch, $(timing_estimate qemu-skew fresh) (log $log)"
 work=$BUILD/qemu-skew
 rm -rf "$work"
 mkdir -p "$work"
-run_logged "$log.unpack" dpkg-source -x "$dsc" "$work/src" ||
-	die "qemu-skew: dpkg-source -x failed"
-run_logged "$log.patch" patch -d "$work/src" -p1 -i "$patch" ||
-	die "qemu-skew: tsc-skew.patch does not apply to QEMU $version"
-mkdir -p "$work/obj"
-(cd "$work/obj" && run_logged "$log.configure" ../src/configure \
-	--target-list=x86_64-softmmu --without-default-features \
-	--enable-tcg --disable-kvm --enable-slirp --enable-fdt=system \
-	--disable-docs --disable-tools --disable-guest-agent --disable-werror \
-	--meson=/usr/bin/meson) ||
-	die "qemu-skew: configure failed"
-run_logged "$log" ninja -C "$work/obj" -j"$JOBS" qemu-system-x86_64 ||
-	die "qemu-skew: the build failed"
+build_qemu "$work"
+timing_record qemu-skew fresh $(( $(date +%s) - start ))
 mkdir -p "$root/$key.tmp"
 cp "$work/obj/qemu-system-x86_64" "$root/$key.tmp/"
 echo "QEMU $version + scripts/qemu/tsc-skew.patch, built $(date -u +%F)" >"$root/$key.tmp/VERSION"

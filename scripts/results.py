@@ -278,6 +278,15 @@ def parse_kunit(lines):
     if suites_planned is not None and suites_seen < suites_planned:
         results.append(('kunit:ktap', 'fail',
                         f'{suites_planned - suites_seen} of {suites_planned} suites never reported', []))
+    if suites_planned == 0:
+        # "1..0": kunit.filter_glob (make test KUNIT=GLOB) matched no suite
+        # of this kernel, a skip; without a glob the kernel has none at all.
+        glob = next((a.split('=', 1)[1] for a in boot_args(lines)
+                     if a.startswith('kunit.filter_glob=')), None)
+        if glob is not None:
+            results.append(('kunit:ktap', 'skip', f'no suite matches kunit.filter_glob={glob}', []))
+        else:
+            results.append(('kunit:ktap', 'fail', 'the kernel ran no KUnit suite (1..0)', []))
     return results
 
 

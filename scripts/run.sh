@@ -2,16 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # The user-facing flows.
 #   run.sh kernel   tree, kernel, tests, initramfs for the chosen flavour
-#   run.sh run      ...then boot once and show the clocks (SMP, APPEND)
-#   run.sh test     ...then every boot of plan/boots (BOOTS="a b" to
-#                   pick some), TEST_JOBS at a time, with the debug
-#                   kernel, make ia64 (IA64=0 leaves it out) and the
-#                   harness self-tests beside them; then the verdict.
-#                   Each run's results, console logs and results.ktap go
-#                   to a directory of their own, build/results/RUNID
-#                   (build/6.12/results/ for BASE=6.12); build/results/
-#                   latest is the newest.  Exit status: 0 no test failed,
-#                   1 a test failed, 2 the harness failed (see cmd_test)
+#   run.sh run      tree, kernel and /guest/clocks alone, in an initramfs
+#                   of its own; boot once and show the clocks (SMP, APPEND)
+#   run.sh test     tree, kernel, tests, initramfs, then every boot of
+#                   plan/boots (BOOTS="a b" to pick some), TEST_JOBS at a
+#                   time, with the debug kernel, make ia64 (IA64=0 leaves
+#                   it out) and the harness self-tests beside them; then
+#                   the verdict.  T="timers:cpu-lag ..." runs those tests
+#                   alone, in the boots that run them, KUNIT=GLOB KUnit's
+#                   suites that match (scripts/plan.sh); a run narrowed
+#                   so, or by BOOTS=, leaves out make ia64, the harness
+#                   self-tests and the host checks unless IA64=1,
+#                   HARNESS=1, HOST_CHECKS=1.  Each run's results,
+#                   console logs and results.ktap go to a directory of
+#                   their own, build/results/RUNID (build/6.12/results/
+#                   for BASE=6.12); build/results/latest is the newest.
+#                   Exit status: 0 no test failed, 1 a test failed, 2 the
+#                   harness failed (see cmd_test)
+#   run.sh shell    tree, kernel, tests, initramfs, then a shell in the
+#                   guest on this terminal (SMP, APPEND), no time limit
 #   run.sh boot     boot with RUN="prog args" (a static binary of yours),
 #                   APPEND and SMP; prints its output and exit status;
 #                   RUN_FILES="a b" are put beside the program;
@@ -42,14 +51,24 @@ skew_qemu() {
 # whatever its status: exit status 2.
 harness_step() { "$@" || die "stopped: ${1##*/} ${*:2} failed (status $?)"; }
 
+# prepare [run]: the tree, the kernel, and make test's tests and
+# initramfs; with "run", what th.mode=run runs alone (/guest/clocks, see
+# scripts/guest/init), in make run's own small initramfs
+# (run-initramfs.cpio.gz): not every selftest, the i386 and x32 builds and
+# the 20 MB initramfs of every boot.
 prepare() {
 	local t0=$SECONDS
 	skew_qemu
 	harness_step "$S/tree.sh" sync
 	if [ "$flavour" = base ]; then harness_step "$S/tree.sh" base-tree; fi
 	harness_step "$S/build-kernel.sh" "$flavour"
-	harness_step "$S/build-tests.sh" "$flavour"
-	harness_step "$S/initramfs.sh" "$flavour"
+	if [ "${1:-}" = run ]; then
+		harness_step "$S/build-tests.sh" "$flavour" clocks
+		harness_step "$S/initramfs.sh" "$flavour" run clocks
+	else
+		harness_step "$S/build-tests.sh" "$flavour"
+		harness_step "$S/initramfs.sh" "$flavour"
+	fi
 	msg "ready in $((SECONDS - t0)) s: $(cat "$(obj_dir "$flavour")/include/config/kernel.release")"
 }
 
@@ -57,10 +76,11 @@ prepare() {
 between() { awk -v a="$1" -v b="$2" 'index($0, a) == 1 {p = 1; next} index($0, b) == 1 {exit} p' "$3" | tr -d '\r'; }
 
 cmd_run() {
-	prepare
+	prepare run
 	local log=$LOGS/run.log smp=${SMP:-2} rc=0
 	msg "booting: QEMU TCG, -smp $smp (log $log)"
-	"$S/boot.sh" "$flavour" "$log" "$smp" "${LIMIT:-120}" "quiet kunit.enable=0 th.mode=run ${APPEND:-}" || rc=$?
+	"$S/boot.sh" "$flavour" "$log" "$smp" "${LIMIT:-120}" "quiet kunit.enable=0 th.mode=run ${APPEND:-}" \
+		"$(out_dir "$flavour")/run-initramfs.cpio.gz" || rc=$?
 	echo
 	between TH-CLOCKS TH-DONE "$log"
 	echo
@@ -68,6 +88,54 @@ cmd_run() {
 		die "the guest did not show its clocks (QEMU status $rc); console: $log"
 	[ $rc -eq 0 ] || die "QEMU exited with status $rc; console: $log"
 	msg "guest powered off; full console in $log"
+}
+
+# make shell: make test's kernel and initramfs, booted to an interactive
+# shell on this terminal (th.mode=shell in scripts/guest/init), with SMP
+# and APPEND as make run takes them; no time limit.  The guest's console
+# is the terminal both ways (boot.sh): ^C reaches the guest, poweroff -f
+# or exit leaves, Ctrl-A X ends QEMU.
+cmd_shell() {
+	{ [ -t 0 ] && [ -t 1 ]; } || die "make shell needs a terminal"
+	prepare
+	local size smp=${SMP:-2}
+	size=$(stty size 2>/dev/null | tr ' ' x) || size=
+	msg "booting to a shell: QEMU TCG, -smp $smp, ${APPEND:-no extra arguments}; poweroff -f or Ctrl-A X leaves"
+	"$S/boot.sh" "$flavour" "$LOGS/shell.log" "$smp" 0 \
+		"quiet kunit.enable=0 th.mode=shell ${size:+th.tty=$size }${APPEND:-}"
+}
+
+# NARROW=1: a run for one question, narrowed by T=, KUNIT= or BOOTS=
+# (make test T=timers:cpu-lag).  It leaves out what does not answer it
+# unless asked: the harness's self-tests (HARNESS=1), make ia64 (IA64=1)
+# and the host checks (HOST_CHECKS=1).  The end of cmd_test runs
+# vdso-host and guard-host only when HOST_CHECKS is 1.
+NARROW=0
+[ -z "${T:-}${KUNIT:-}${BOOTS:-}" ] || NARROW=1
+HARNESS=${HARNESS:-$((1 - NARROW))}
+IA64=${IA64:-$((1 - NARROW))}
+HOST_CHECKS=${HOST_CHECKS:-$((1 - NARROW))}
+export NARROW HARNESS IA64 HOST_CHECKS
+# The base lacks the series' tests: a narrowed plan leaves them out, as
+# its run lists do (scripts/plan.sh).
+if [ "$flavour" = base ]; then
+	export PLAN_MISSING=skip
+fi
+
+# check_selection: before the build, a T=, KUNIT= or BOOTS= that cannot
+# select anything fails (scripts/plan.sh check-selection), and a narrowed
+# run says what it leaves out.
+check_selection() {
+	"$S/plan.sh" check-selection
+	[ "$NARROW" = 1 ] || return 0
+	local by='' out=''
+	[ -z "${T:-}" ] || by+=" T=\"$T\""
+	[ -z "${KUNIT:-}" ] || by+=" KUNIT=\"$KUNIT\""
+	[ -z "${BOOTS:-}" ] || by+=" BOOTS=\"$BOOTS\""
+	[ "$HARNESS" = 1 ] || out+=" the harness self-tests (HARNESS=1),"
+	[ "$IA64" = 1 ] || out+=" make ia64 (IA64=1),"
+	[ "$HOST_CHECKS" = 1 ] || out+=" the host checks (HOST_CHECKS=1),"
+	msg "make test$by${out:+: leaves out${out%,}}"
 }
 
 cmd_boot() {
@@ -299,10 +367,12 @@ cmd_test() {
 	# kernel's build from 401 s to 610 s on a fresh machine, and that run
 	# took 2905 s in all, no less than before (2745 s): the boots now
 	# start first.
-	[ "$flavour" = patched ] && [ "${IA64:-1}" != 0 ] &&
+	[ "$flavour" = patched ] && [ "$IA64" != 0 ] &&
 		[[ " $(selected_postings) " = *" 2-ia64 "* ]] && bg+=(ia64)
 	export QEMU_SKEW_BIN=
-	msg "make test: $n boot(s), $par at a time; at idle priority meanwhile: ${bg[*]}${bg[*]:+, one after the other, and beside them }harness (logs build/logs/test-*.log)"
+	local idle=${bg[*]}
+	[ "$HARNESS" = 0 ] || idle+="${idle:+, one after the other, and beside them }harness"
+	msg "make test: $n boot(s), $par at a time; at idle priority meanwhile: ${idle:-nothing} (logs build/logs/test-*.log)"
 
 	local -A jobs=()	# pid -> "boot NAME" or "bg STEP"
 	local queue=() rest=() line name smp limit suites append pid st what i=0 nboot=0 alone=0
@@ -323,7 +393,7 @@ cmd_test() {
 	# The harness's own tests need nothing built: started last in the
 	# chain, they once ran 360 s at idle priority beside the guests, and
 	# boot rtc (th.alone) waited for them at the end of a run again.
-	bg_start harness
+	[ "$HARNESS" = 0 ] || bg_start harness
 	while [ ${#queue[@]} -gt 0 ] || [ ${#jobs[@]} -gt 0 ]; do
 		rest=()
 		for line in "${queue[@]}"; do
@@ -396,7 +466,7 @@ cmd_test() {
 	trap - INT TERM
 	echo
 	msg "make test: $(cat "$(obj_dir "$flavour")/include/config/kernel.release"), $n boot(s), $((SECONDS - t0)) s; logs in $RESULTS"
-	if [ "$flavour" = patched ]; then
+	if [ "$flavour" = patched ] && [ "$HOST_CHECKS" = 1 ]; then
 		msg "vdso-host: the series' vdso64.so on the host, between guard pages"
 		"$S/vdso-check.sh" "$RESULTS/vdso-host.json" || true
 		have_results vdso-host vdso-host:run scripts/vdso-check.sh "$LOGS/vdso-check.md"
@@ -422,7 +492,8 @@ cmd_test() {
 case ${1:-} in
 kernel) prepare ;;
 run) cmd_run ;;
-test) cmd_test ;;
+test) check_selection; cmd_test ;;
+shell) cmd_shell ;;
 boot) cmd_boot ;;
-*) die "usage: run.sh kernel|run|test|boot" ;;
+*) die "usage: run.sh kernel|run|test|shell|boot" ;;
 esac
