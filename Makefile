@@ -50,7 +50,7 @@ Targets:
   make guard-check     make test's guard-host checks alone: the interpolator's guard on the host's CPUs
   ./harness TARGET     make TARGET, exiting with its script's status (make itself exits 2 for any failure)
   make deps            install the Debian packages the harness needs
-  make clean           remove build/kbuild, build/out and build/logs
+  make clean           remove the builds, logs and results of build/ (6.12: its logs and results; kept: caches, trees)
   make distclean       remove build/
   make help            this list
 
@@ -85,7 +85,7 @@ make check:
   CHECK_IA64=0         skip the ia64 build of every prefix
   CHECK_ARM=0          skip the arm build of every prefix
   CHECK_FULL=0         skip allnoconfig, defconfig, i386, W=1 and sparse
-  ARM_SYSCALLS_FATAL=1 an arm syscall not wired up fails the check (default: a note)
+  ARM_SYSCALLS_FATAL=0 an arm syscall not wired up is a note, not a failure (default: it fails)
   ARM_CHECK_FROM=C     the first prefix of the arm check (default: the series' first commit)
   ARM_CHECK_HEAD=C     the last prefix of the arm check (default: build/linux's HEAD)
 
