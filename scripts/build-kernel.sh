@@ -129,10 +129,11 @@ if [ "$flavour" = base ] && [ -n "$build_key" ] && [ "${SERIES:-}" != none ] &&
 fi
 
 # The estimate: this machine's last build of the same kind (from scratch:
-# no object yet; else incremental), or the fresh-machine figure (lib.sh's
-# timing_estimate); a line every 30 s while it builds (V=1: the output).
+# no object of the kernel's own yet, kconfig's host programs aside; else
+# incremental), or the fresh-machine figure (lib.sh's timing_estimate); a
+# line every 30 s while it builds (V=1: the output).
 kind=incremental
-[ -n "$(find "$obj" -name '*.o' -print -quit)" ] || kind=fresh
+[ -n "$(find "$obj/kernel" -maxdepth 1 -name '*.o' -print -quit 2>/dev/null)" ] || kind=fresh
 step=kernel-$flavour-$BASE
 msg "kernel ($flavour): building bzImage, $kind: $(timing_estimate "$step" "$kind") (log $log)"
 start=$(date +%s)

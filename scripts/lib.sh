@@ -209,7 +209,7 @@ timing_estimate() {
 	elif [ "$2" = fresh ] && [ -n "$(fresh_secs "$1")" ]; then
 		echo "about $(dur "$(fresh_secs "$1")") from scratch on a fresh 2-core machine"
 	else
-		echo "$2, not timed on this machine yet"
+		echo "not timed on this machine yet"
 	fi
 }
 
