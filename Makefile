@@ -56,6 +56,7 @@ Targets:
 
 Which kernel (every target):
   BASE=6.12            the 6.12 base (default 6.1, which carries both postings)
+  BASE=7.2             mainline: Debian unstable's linux-source-7.2, fetched apart (patches/7.2/)
   SERIES=none          the unpatched base;  SERIES=core: the first posting alone
   JOBS=N               make -jN for the builds (default: the host's cores)
   V=1                  the builds' output on the terminal, not a progress line every 30 s
@@ -207,7 +208,7 @@ guard-check: deps
 # and caches stay.
 clean:
 	rm -rf build/kbuild build/out build/logs build/results
-	rm -rf build/6.12/logs build/6.12/results
+	rm -rf build/6.12/logs build/6.12/results build/7.2/logs build/7.2/results
 
 distclean:
 	rm -rf build

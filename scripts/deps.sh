@@ -5,15 +5,20 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pkgs=("$BASE_PKG" qemu-system-x86 busybox-static
+pkgs=(qemu-system-x86 busybox-static
       build-essential bc bison flex libelf-dev libssl-dev
       cpio gzip xz-utils kmod rsync python3 git gcc-multilib "$@")
+# The base's source: Debian 12's package, or unstable's, fetched apart.
+from_unstable || pkgs=("$BASE_PKG" "${pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing+=("$p")
 done
+if from_unstable; then
+	"$(dirname "$0")/fetch-unstable.sh"
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 [ "$(id -u)" -eq 0 ] || die "missing packages: ${missing[*]} (run as root, or apt-get install them)"

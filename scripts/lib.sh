@@ -7,25 +7,37 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # BASE: the kernel the series applies to, from Debian's linux-source-BASE.
 # 6.1 (the default, the last LTS with arch/ia64) carries both postings in
 # patches/, built in build/; 6.12 (the LTS distributions ship now) the
-# first posting, ported, in patches/6.12/, built in build/6.12/.
+# first posting, ported, in patches/6.12/, built in build/6.12/; 7.2
+# (mainline, the base a posting is judged on) the first posting in
+# patches/7.2/, built in build/7.2/, its source from Debian unstable.
 BASE=${BASE:-6.1}
 # base_dir BASE: BASE's directory below build/ and patches/.
 base_dir() {
 	case $1 in
 	6.1)	echo ;;
 	6.12)	echo /6.12 ;;
+	7.2)	echo /7.2 ;;
 	*)	return 1 ;;
 	esac
 }
 _base_dir=$(base_dir "$BASE") ||
-	{ printf 'error: BASE=%s: the series has a base 6.1 (default) and 6.12\n' "$BASE" >&2; exit 2; }
+	{ printf 'error: BASE=%s: the series has a base 6.1 (default), 6.12 and 7.2\n' "$BASE" >&2; exit 2; }
 BASE_PKG=linux-source-$BASE
+# from_unstable: BASE's linux-source comes from Debian unstable, which the
+# machine's apt does not reach: scripts/fetch-unstable.sh downloads it
+# through a private apt configuration (build/apt-unstable/) into
+# $BUILD/pkg/, never installs it, and records its version there.
+from_unstable() { [ "$BASE" = 7.2 ]; }
 BUILD=${BUILD:-$TOP/build$_base_dir}
 SRC=$BUILD/linux		# patched tree, a git repository (make tree)
 BASE_SRC=$BUILD/base		# worktree of the base commit, never edited
 LOGS=$BUILD/logs
 PATCHES=${PATCHES:-$TOP/patches$_base_dir}
-BASE_TARBALL=${BASE_TARBALL:-/usr/src/$BASE_PKG.tar.xz}
+if from_unstable; then
+	BASE_TARBALL=${BASE_TARBALL:-$BUILD/pkg/usr/src/$BASE_PKG.tar.xz}
+else
+	BASE_TARBALL=${BASE_TARBALL:-/usr/src/$BASE_PKG.tar.xz}
+fi
 BASE_TAG=base
 SERIES_NAME=time-interp
 JOBS=${JOBS:-$(nproc)}

@@ -25,11 +25,15 @@ base_version() {
 # date so that the base commit id depends on the tarball alone.
 make_base() {
 	[ -f "$BASE_TARBALL" ] ||
-		die "base tarball $BASE_TARBALL is missing: apt-get install $BASE_PKG"
+		die "base tarball $BASE_TARBALL is missing: $(from_unstable && echo "make deps BASE=$BASE" || echo "apt-get install $BASE_PKG")"
 	local sha ver pkgver tmp
 	msg "base: hashing $BASE_TARBALL"
 	sha=$(sha256sum "$BASE_TARBALL" | cut -d' ' -f1)
-	pkgver=$(dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null || echo unknown)
+	if from_unstable; then
+		pkgver=$(cat "$BUILD/pkg/version" 2>/dev/null || echo unknown)
+	else
+		pkgver=$(dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null || echo unknown)
+	fi
 	rm -rf "$SRC" "$BASE_SRC" "$BUILD/unpack"
 	mkdir -p "$BUILD/unpack"
 	msg "base: unpacking (about 15 s)"
@@ -58,6 +62,9 @@ tarball=$BASE_TARBALL
 sha256=$sha
 base_commit=$(g rev-parse "$BASE_TAG")
 EOF
+	if from_unstable; then
+		echo "deb=$(cat "$BUILD/pkg/deb") sha256 $(cat "$BUILD/pkg/deb.sha256") (Debian unstable)" >>"$BUILD/base.txt"
+	fi
 	msg "base: Linux $ver, sha256 $sha"
 }
 
