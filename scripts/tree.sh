@@ -137,7 +137,7 @@ write_stamp() {
 		"$(selected_postings)" >"$(stamp_file)"
 }
 
-stamp() { sed -n "s/^$1=//p" "$(stamp_file)" 2>/dev/null; }
+stamp() { sed -n "s/^$1=//p" "$(stamp_file)" 2>/dev/null || true; }
 
 # posting_range POSTING: the commits of a posting, as A..B.  A posting
 # ends at its tag; the last one selected ends at HEAD.
