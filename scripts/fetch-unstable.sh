@@ -19,24 +19,20 @@ from_unstable || die "fetch-unstable.sh: BASE=$BASE comes from Debian 12's own p
 apt_dir=$TOP/build/apt-unstable
 pkg_dir=$BUILD/pkg
 log=$LOGS/fetch-unstable.log
-apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
-	  -o "Dir::Etc::SourceParts=/dev/null"
-	  -o "Dir::State::Lists=$apt_dir/lists"
-	  -o "Dir::Cache=$apt_dir/cache"
-	  -o "APT::Architectures=amd64")
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$pkg_dir" "$LOGS"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian unstable main" \
-	>"$apt_dir/sources.list"
+private_apt "$apt_dir" \
+	"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian unstable main"
+APT_OPTS+=(-o APT::Architectures=amd64)
+mkdir -p "$pkg_dir" "$LOGS"
 
-if [ -z "$(find "$apt_dir/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null)" ]; then
+if ! private_apt_fresh "$apt_dir"; then
 	msg "base: Debian unstable's package index (private apt configuration, $apt_dir)"
-	if ! run_logged "$log" apt-get "${apt_opts[@]}" update -q; then
+	if ! run_logged "$log" apt-get "${APT_OPTS[@]}" update -q; then
 		# Without the network a tarball already taken out still serves.
 		[ -f "$BASE_TARBALL" ] && { warn "apt-get update of unstable failed; keeping $(cat "$pkg_dir/version" 2>/dev/null)"; exit 0; }
 		die "base: apt-get update of Debian unstable failed (log $log)"
 	fi
 fi
-want=$(apt-cache "${apt_opts[@]}" show "$BASE_PKG" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1)
+want=$(apt-cache "${APT_OPTS[@]}" show "$BASE_PKG" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1)
 [ -n "$want" ] || die "base: Debian unstable has no $BASE_PKG"
 if [ -f "$BASE_TARBALL" ] && [ "$(cat "$pkg_dir/version" 2>/dev/null)" = "$want" ]; then
 	exit 0
@@ -44,9 +40,7 @@ fi
 
 msg "base: downloading $BASE_PKG $want from Debian unstable"
 rm -rf "$pkg_dir" && mkdir -p "$pkg_dir"
-# apt-get download writes into the current directory, as root through a
-# directory _apt cannot write: that is apt's "unsandboxed" note, no error.
-(cd "$pkg_dir" && run_logged "$log.download" apt-get "${apt_opts[@]}" download -q "$BASE_PKG=$want") ||
+(cd "$pkg_dir" && run_logged "$log.download" apt-get "${APT_OPTS[@]}" download -q "$BASE_PKG=$want") ||
 	die "base: apt-get download $BASE_PKG=$want failed (log $log.download)"
 deb=$(find "$pkg_dir" -maxdepth 1 -name "${BASE_PKG}_*.deb" | head -n 1)
 [ -n "$deb" ] || die "base: no .deb of $BASE_PKG in $pkg_dir"

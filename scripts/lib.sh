@@ -321,6 +321,27 @@ x86_make() {
 	make -C "$src" O="$obj" "$@"
 }
 
+# private_apt DIR LINE...: an apt configuration of the harness's own in
+# DIR: its sources.list holds the LINEs, its lists and cache stay in DIR,
+# the machine's apt sources and state are left alone.  Sets APT_OPTS, the
+# options that make apt-get and apt-cache use it.
+private_apt() {
+	local dir=$1
+	shift
+	APT_OPTS=(-o "Dir::Etc::SourceList=$dir/sources.list"
+		  -o Dir::Etc::SourceParts=/dev/null
+		  -o "Dir::State::Lists=$dir/lists"
+		  -o "Dir::Cache=$dir/cache"
+		  -o APT::Sandbox::User=root)
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	printf '%s\n' "$@" >"$dir/sources.list"
+}
+
+# private_apt_fresh DIR: DIR's lists were fetched less than a day ago.
+private_apt_fresh() {
+	[ -n "$(find "$1/lists" -maxdepth 1 -name '*InRelease' -mtime -1 2>/dev/null)" ]
+}
+
 # kconfig MAKE SRC OBJ LOG TARGET [FRAGMENT...]: make TARGET (a *config
 # target) with the MAKE helper, merge the fragments, olddefconfig.  An
 # unchanged result keeps the old .config (and its mtime), so that nothing

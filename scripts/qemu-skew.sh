@@ -40,26 +40,20 @@ fi
 
 "$TOP/scripts/deps.sh" "${QEMU_SKEW_PKGS[@]}"
 
-apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
-	  -o Dir::Etc::SourceParts=/dev/null
-	  -o "Dir::State::Lists=$apt_dir/lists"
-	  -o "Dir::Cache=$apt_dir/cache"
-	  -o APT::Sandbox::User=root)
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$src_dir"
 kr=/usr/share/keyrings/debian-archive-keyring.gpg
-{
-	echo "deb-src [signed-by=$kr] http://deb.debian.org/debian bookworm main"
-	echo "deb-src [signed-by=$kr] http://deb.debian.org/debian bookworm-updates main"
-	echo "deb-src [signed-by=$kr] http://deb.debian.org/debian-security bookworm-security main"
-} >"$apt_dir/sources.list"
+private_apt "$apt_dir" \
+	"deb-src [signed-by=$kr] http://deb.debian.org/debian bookworm main" \
+	"deb-src [signed-by=$kr] http://deb.debian.org/debian bookworm-updates main" \
+	"deb-src [signed-by=$kr] http://deb.debian.org/debian-security bookworm-security main"
+mkdir -p "$src_dir"
 
 # The newest qemu source of bookworm: the lists are refreshed once a day.
-if [ -z "$(find "$apt_dir/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null)" ]; then
-	run_logged "$log.apt" apt-get "${apt_opts[@]}" update -q ||
+if ! private_apt_fresh "$apt_dir"; then
+	run_logged "$log.apt" apt-get "${APT_OPTS[@]}" update -q ||
 		die "qemu-skew: apt-get update of the deb-src lists failed"
 fi
 (cd "$src_dir" && run_logged "$log.apt-source" \
-	apt-get "${apt_opts[@]}" source --download-only -q qemu) ||
+	apt-get "${APT_OPTS[@]}" source --download-only -q qemu) ||
 	die "qemu-skew: apt-get source qemu failed"
 dsc=$(ls -t "$src_dir"/qemu_*.dsc | head -n 1)
 version=$(sed -n 's/^Version: //p' "$dsc")
