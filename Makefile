@@ -17,7 +17,7 @@ S := scripts
 # $(call status,COMMAND): COMMAND, its status kept for ./harness.
 status = $(1); st=$$?; [ -z "$$HARNESS_STATUS" ] || echo $$st >"$$HARNESS_STATUS"; exit $$st
 
-.PHONY: all run test test-6.12 test-6.12-short test-full test-long boot shell tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check clean distclean help
+.PHONY: all run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check clean distclean help
 
 all: help
 
@@ -29,6 +29,7 @@ Targets:
   make run             build the kernel and the one program make run boots with; show the guest's clocks
   make test            every boot of plan/boots, 3 guests at a time; the debug kernel, make ia64, harness tests beside
   make test T=timers:cpu-lag   that test alone, in every boot whose suites run it (see T=, KUNIT=, BOOTS= below)
+  make test-7.2        make test on mainline 7.2 (BASE=7.2): the development and posting queue
   make test-6.12       make test on the 6.12 base (BASE=6.12): the first posting, ported
   make test-6.12-short the series' mode boots on 6.12: no debug kernel, no slow upstream tests
   make test-long       the boots of plan/boots-long (tests of 10-20 min each)
@@ -143,7 +144,12 @@ run: deps
 test: deps
 	@$(call status,$(S)/run.sh test)
 
-# deps, a prerequisite, sees BASE too: it installs linux-source-6.12.
+# deps, a prerequisite, sees BASE too: it fetches linux-source-7.2 from
+# Debian unstable (scripts/fetch-unstable.sh), or installs linux-source-6.12.
+test-7.2: export BASE := 7.2
+test-7.2: deps
+	@$(call status,$(S)/run.sh test)
+
 test-6.12: export BASE := 6.12
 test-6.12: deps
 	@$(call status,$(S)/run.sh test)

@@ -18,10 +18,14 @@ log=$LOGS/tests-$flavour.log
 collections=${SELFTEST_COLLECTIONS:-timers vDSO}
 mkdir -p "$out" "$LOGS"
 
-msg "tests ($flavour): headers_install"
-run_logged "$log.headers" make -C "$src" O="$obj" INSTALL_HDR_PATH="$out/hdr" headers_install ||
-	die "headers_install failed"
-hdr="-isystem $out/hdr/include"
+# The uapi headers in the kernel's own $obj/usr/include (make headers), the
+# place kselftest's lib.mk expects: from 7.2 a selftest that depends on
+# lib.mk's "headers" rule remakes them there, in the directory it derives
+# from KHDR_INCLUDES (vDSO's vdso_standalone_test_x86).
+msg "tests ($flavour): headers"
+run_logged "$log.headers" make -C "$src" O="$obj" headers ||
+	die "make headers failed"
+hdr="-isystem $obj/usr/include"
 
 # guest_program SRC: scripts/guest/SRC built as build/out/FLAVOUR/guest/NAME,
 # unless it is newer than SRC and the headers.  One that includes
@@ -33,7 +37,7 @@ guest_program() {
 	local vdso_dir=$src/tools/testing/selftests/vDSO
 	b=$out/guest/$(basename "$f" .c)
 	mkdir -p "$out/guest"
-	[ "$b" -nt "$f" ] && [ "$b" -nt "$out/hdr/include/linux/version.h" ] && return
+	[ "$b" -nt "$f" ] && [ "$b" -nt "$obj/usr/include/linux/version.h" ] && return
 	grep -q '^#include "parse_vdso.h"' "$f" && more=(-I"$vdso_dir" "$vdso_dir/parse_vdso.c")
 	[ "$(basename "$f")" = init32.c ] && more+=(-m32)
 	run_logged "$log.guest" gcc -O2 -Wall -Werror -static $hdr -o "$b" "$f" "${more[@]}" ||
@@ -61,8 +65,19 @@ for c in $collections; do
 	mkdir -p "$out/ksft-build/$c"
 	# CPPFLAGS reaches the implicit rules that most tests use, so they see
 	# the flavour's exported uapi headers before the C library's copy.
+	# 7.2's vdso_test_correctness.c uses __kernel_time_t and
+	# __kernel_old_time_t and includes no header of the kernel's that
+	# declares them, nor does Debian 12's glibc 2.36 (it fails to build
+	# there, unpatched): the collection's C files get <linux/types.h>
+	# first (not its .S files, which CPPFLAGS reaches too).
+	cpp=$hdr
+	if [ "$c" = vDSO ] && grep -qs __kernel_time_t "$d/vdso_test_correctness.c" &&
+	   ! grep -qs '#include <linux/' "$d/vdso_test_correctness.c"; then
+		printf '#ifndef __ASSEMBLER__\n#include <linux/types.h>\n#endif\n' >"$out/th-kernel-types.h"
+		cpp="$hdr -include $out/th-kernel-types.h"
+	fi
 	run_logged "$log.$c" make -C "$d" OUTPUT="$out/ksft-build/$c" \
-		KHDR_INCLUDES="$hdr" CPPFLAGS="$hdr" LDFLAGS="$static" \
+		KHDR_INCLUDES="$hdr" CPPFLAGS="$cpp" LDFLAGS="$static" \
 		INSTALL_PATH="$out/ksft/$c" install ||
 		die "selftests/$c failed to build (see the file named above)"
 	make -s --no-print-directory -C "$d" OUTPUT="$out/ksft-build/$c" \
@@ -93,8 +108,10 @@ for abi in i386:-m32 x32:-mx32; do
 		more=()
 		grep -q 'vdso_sym' "$d/$p.c" && more=("$src/tools/testing/selftests/vDSO/parse_vdso.c")
 		mkdir -p "$out/ksft/$c-$name"
+		# -I: from 7.2 the vDSO tests include "kselftest.h" as lib.mk's
+		# -I of the selftests' directory finds it.
 		run_logged "$log.$name" gcc "$flag" -O3 -Wall -Werror $static $hdr \
-			-o "$out/ksft/$c-$name/$p" "$d/$p.c" "${more[@]}" -lrt -lpthread -lm ||
+			-I "$src/tools/testing/selftests" -o "$out/ksft/$c-$name/$p" "$d/$p.c" "${more[@]}" -lrt -lpthread -lm ||
 			die "$t for $name failed to build (see the file named above)"
 	done
 done

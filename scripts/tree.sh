@@ -301,12 +301,31 @@ export_hash() {
 	rm -rf "$tmp"
 }
 
-# reapply: build/linux back to the base, then the selected postings.
+# reapply: build/linux back to the base, then the selected postings.  A
+# file the series touches comes back with the content it had when its
+# mtime is put back too, so that patches/ changed in their messages alone
+# rebuild nothing (each kernel flavour would otherwise rebuild most of
+# itself for a new clocksource.h).
 reapply() {
+	local old f blob mtime kept
+	kept=$(mktemp)
 	g am --abort >/dev/null 2>&1 || true
+	old=$(g rev-parse -q --verify HEAD) || old=
+	# Only a clean tree: an edited file's mtime is not its commit's.
+	if [ -n "$old" ] && [ -z "$(g status --porcelain --untracked-files=no)" ]; then
+		g diff --name-only --no-renames "$BASE_TAG" "$old" | while IFS= read -r f; do
+			[ -f "$SRC/$f" ] || continue
+			printf '%s %s %s\n' "$(g rev-parse "$old:$f")" "$(stat -c %.9Y "$SRC/$f")" "$f"
+		done >"$kept"
+	fi
 	g reset -q --hard "$BASE_TAG"
 	g clean -q -fdx
 	apply_series
+	while read -r blob mtime f; do
+		[ -f "$SRC/$f" ] && [ "$(g rev-parse -q --verify "HEAD:$f")" = "$blob" ] &&
+			touch -m -d "@$mtime" "$SRC/$f"
+	done <"$kept"
+	rm -f "$kept"
 }
 
 # sync: bring build/linux to patches/, keeping the tree (and the kernel's
@@ -357,6 +376,13 @@ cmd_sync() {
 	e=$(export_hash)
 	if [ $clean = 1 ] && [ "$e" = "$(stamp export)" ] && [ "$p" = "$(stamp patches)" ]; then
 		msg "tree: build/linux matches patches/"
+		return 0
+	fi
+	# The commits were rewritten (a rebase that changed messages) and
+	# exported since the stamp: the tree is what patches/ holds.
+	if [ $clean = 1 ] && [ -z "$(tree_delta)" ]; then
+		msg "tree: build/linux matches patches/ (its stamp renewed)"
+		write_stamp
 		return 0
 	fi
 	if [ $clean = 1 ] && [ "$e" = "$(stamp export)" ] || [ "${FORCE:-}" = 1 ]; then
