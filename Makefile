@@ -17,7 +17,7 @@ S := scripts
 # $(call status,COMMAND): COMMAND, its status kept for ./harness.
 status = $(1); st=$$?; [ -z "$$HARNESS_STATUS" ] || echo $$st >"$$HARNESS_STATUS"; exit $$st
 
-.PHONY: all run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check clean distclean help
+.PHONY: all run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff clean distclean help
 
 all: help
 
@@ -40,6 +40,7 @@ Targets:
   make tree            build/linux: the base with the series applied (git am)
   make export          write build/linux's commits back to patches/
   make series-check    fail when build/linux holds work that patches/ lacks
+  make backport-diff   per mainline (7.2) patch, how the 6.12 and 6.1 backports' code differs (patches/ only)
   make check           checkpatch, apply, bisect-build the series (x86, ia64, arm), kernel-doc, defconfigs
   make ia64            cross-build the series for IA64 and check the fastcalls (no emulator)
   make bench           every figure, guest and host, patched and base, into results/
@@ -81,6 +82,10 @@ make run, make shell, make boot:
   RUN="prog args"      make boot: the static program to run in the guest
   RUN_FILES="a b"      make boot: more files beside the program
   BOOT_TAG=name        make boot: keep its files apart from another make boot running at the same time
+
+make backport-diff:
+  BACKPORT=6.12|6.1    one backport (default both)
+  PATCH=N              mainline patch N, with its diff to each backport per file (V=1: every patch's)
 
 make check:
   CHECK_BISECT=0       skip the x86 build of every prefix of the series
@@ -134,6 +139,10 @@ export:
 
 series-check:
 	@$(call status,$(S)/tree.sh series-check)
+
+# Reads patches/ alone: no deps, no tree.
+backport-diff:
+	@$(call status,$(S)/backport-diff.sh)
 
 check: deps
 	@$(call status,$(S)/check.sh)

@@ -424,6 +424,45 @@ else
 	record plan-select pass ""
 fi
 
+# make backport-diff on made-up queues: a patch whose code is the same on
+# every base but for line numbers and index lines, one whose hunk differs
+# on 6.1, a patch 6.1 alone has, and a bad PATCH= (exit 2).
+bp=$tmp/bp
+mkpatch() {	# FILE SUBJECT INDEX LINENO LINE
+	mkdir -p "$(dirname "$1")"
+	printf 'From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH v2 %s] %s\n\nWhy.\n\n---\n a | 1 +\n\n' \
+		"${1##*/}" "$2" >"$1"
+	printf 'diff --git a/f b/f\nindex %s..1 100644\n--- a/f\n+++ b/f\n@@ -%s,2 +%s,3 @@ ctx\n a\n+%s\n b\n' \
+		"$3" "$4" "$4" "$5" >>"$1"
+}
+for q in 7.2/1-core 6.12/1-core 1-core; do
+	n=$((${#q} * 3))	# other line numbers and index lines on each base
+	mkpatch "$bp/$q/0001-same.patch" 'a: Same code' "$n" "$n" same
+	l=new; [ $q = 1-core ] && l=old
+	mkpatch "$bp/$q/0002-hunk.patch" 'b: A hunk differs' "$n" 1 "$l"
+done
+mkpatch "$bp/2-ia64/0001-ia64.patch" 'ia64: Only here' 1 1 x
+bpd() { PATCHES_DIR=$bp "$TOP/scripts/backport-diff.sh" 2>&1; }
+bp_fail=""
+got=$(bpd) || bp_fail+="[exit $?] "
+want='1 a: Same code: same code
+2 b: A hunk differs: 6.12 same code, 6.1 differs in 1 file (+1 -1 lines)
+6.1 only: 2-ia64/0001-ia64.patch ia64: Only here'
+[ "$got" = "$want" ] || bp_fail+="[summary: $(echo "$got" | tr '\n' '|')] "
+got=$(BACKPORT=6.1 PATCH=2 bpd) || bp_fail+="[PATCH=2: exit $?] "
+grep -qxF -- '-+new' <<<"$got" && grep -qxF -- '++old' <<<"$got" ||
+	bp_fail+="[PATCH=2 shows no diff: $(echo "$got" | tr '\n' '|')] "
+for bad in PATCH=3 PATCH=x BACKPORT=7.2; do
+	st=0
+	env "$bad" PATCHES_DIR="$bp" "$TOP/scripts/backport-diff.sh" >/dev/null 2>&1 || st=$?
+	[ $st = 2 ] || bp_fail+="[$bad exited $st, not 2] "
+done
+if [ -n "$bp_fail" ]; then
+	record backport-diff fail "$bp_fail"
+else
+	record backport-diff pass ""
+fi
+
 # The series workflow, on a fake base tarball.
 complete=0
 while read -r tag name status detail; do
