@@ -97,6 +97,16 @@ flavour_of_series() {
 }
 
 obj_dir() { echo "$BUILD/kbuild/$1"; }
+# vdso64_image FLAVOUR: the x86-64 vDSO image of FLAVOUR's kernel build
+# (its full symbols beside it, .dbg): 7.2 builds it in the vdso64/
+# directory of the x86 vDSO (split into common/, vdso32/, vdso64/).
+vdso64_image() {
+	if [ "$BASE" = 7.2 ]; then
+		echo "$(obj_dir "$1")/arch/x86/entry/vdso/vdso64/vdso64.so"
+	else
+		echo "$(obj_dir "$1")/arch/x86/entry/vdso/vdso64.so"
+	fi
+}
 out_dir() { echo "$BUILD/out/$1"; }
 
 # run_logged LOG CMD...: run CMD with its output in LOG; on failure show the

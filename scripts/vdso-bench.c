@@ -6,17 +6,22 @@
  * own clock_gettime() and bare TSC reads.
  *
  * Usage: vdso-bench [-n CALLS] [-r ROUNDS] [--alt=none|lfence|rdtscp|host]
- *                   [--csv=FILE] [--cpu=N] [--base=6.1|6.12]
+ *                   [--csv=FILE] [--cpu=N] [--base=6.1|6.12|7.2]
  *                   LABEL=PATH/vdso64.so...
  *
  * The first image is the reference of the patched/base ratios.  Each
- * image's kernel, 6.1 or 6.12, is read from its "Linux" version note and
- * decides the layout of struct vdso_data and struct alt_instr and how
- * the alternatives are applied; --base=V refuses an image of another.
- * PATH.dbg, when present, supplies the symbols vdso2c uses (vvar_start,
- * the vvar page, pvclock/hvclock/timens pages, the vdso_data offset);
- * without it the layout of arch/x86/entry/vdso/vdso-layout.lds.S (the
- * same in 6.1 and 6.12) is assumed.
+ * image's kernel, 6.1, 6.12 or 7.2, is read from its "Linux" version note
+ * and decides the layout of its data (6.1's and 6.12's struct vdso_data in
+ * the vvar page, 7.2's struct vdso_time_data in the generic vDSO
+ * datastore) and of struct alt_instr, and how the alternatives are
+ * applied; --base=V refuses an image of another.
+ * PATH.dbg, when present, supplies the symbols: on 6.1 and 6.12 those
+ * vdso2c uses (vvar_start, the vvar page, pvclock/hvclock/timens pages,
+ * the vdso_data offset), on 7.2 those the linker script provides
+ * (vdso_u_data, vdso_u_time_data, vdso_u_rng_data, pvclock_page,
+ * hvclock_page: include/vdso/datapage.h's VDSO_VVAR_SYMS and
+ * arch/x86/entry/vdso/common/vdso-layout.lds.S); without it the layout of
+ * that kernel's linker script is assumed.
  *
  * Writes a Markdown report on stdout, progress on stderr.  Exit status:
  * 0 all sanity checks passed, 1 a sanity check failed (no timing done),
@@ -53,12 +58,24 @@
 /*
  * ---- The vvar layouts (include/vdso/datapage.h, x86 vvar.h) ----
  *
- * Two are modelled, chosen per image from the kernel version its "Linux"
- * ELF note carries (vdso-note.S: LINUX_VERSION_CODE): 6.1 and 6.12.
- * Their struct vdso_data differs in max_cycles only, which 6.12 has as
- * x86 selects GENERIC_VDSO_OVERFLOW_PROTECT there; the vvar area (four
- * pages, vvar.h's _vdso_data at 128 of the first) is the same in both,
- * 6.12 adding _vdso_rng_data at 640 of that page, after vdso_data[2].
+ * Three are modelled, chosen per image from the kernel version its "Linux"
+ * ELF note carries (vdso-note.S, note.S: LINUX_VERSION_CODE): 6.1, 6.12
+ * and 7.2.  6.1's and 6.12's struct vdso_data differs in max_cycles only,
+ * which 6.12 has as x86 selects GENERIC_VDSO_OVERFLOW_PROTECT there; the
+ * vvar area (four pages, vvar.h's _vdso_data at 128 of the first) is the
+ * same in both, 6.12 adding _vdso_rng_data at 640 of that page, after
+ * vdso_data[2].
+ *
+ * 7.2 has the generic vDSO datastore instead (lib/vdso/datastore.c): the
+ * area is __VDSO_PAGES (6) pages below the text, VDSO_NR_PAGES (4) of the
+ * datastore, enum vdso_pages: the time page (struct vdso_time_data at its
+ * start, vdso_u_time_data), the time namespace page, the getrandom page
+ * (vdso_u_rng_data), one arch page (x86 has no ARCH_HAS_VDSO_ARCH_DATA:
+ * never mapped), then x86's VDSO_NR_VCLOCK_PAGES (2): pvclock_page and
+ * hvclock_page.  struct vdso_time_data holds struct vdso_clock
+ * clock_data[CS_BASES] (6.12's vdso_data less tz and hrtimer_res, with
+ * max_cycles), aux_clock_data[MAX_AUX_CLOCKS], then tz and hrtimer_res
+ * once.
  */
 
 #define VDSO_BASES	(CLOCK_TAI + 1)		/* 12 */
@@ -68,10 +85,13 @@
 
 /*
  * enum vdso_clock_mode with VDSO_ARCH_CLOCKMODES of
- * arch/x86/include/asm/vdso/clocksource.h: NONE, TSC, PVCLOCK, HVCLOCK.
+ * arch/x86/include/asm/vdso/clocksource.h: NONE, TSC, PVCLOCK, HVCLOCK,
+ * the same values in 6.1, 6.12 and 7.2 (and TIMENS = INT_MAX, the time
+ * namespace page's, never written here).
  */
 #define VDSO_CLOCKMODE_NONE	0
 #define VDSO_CLOCKMODE_TSC	1
+#define MAX_AUX_CLOCKS	8		/* 7.2: uapi/linux/time.h */
 
 struct vb_timestamp {
 	uint64_t sec;
@@ -79,8 +99,12 @@ struct vb_timestamp {
 };
 
 /*
- * struct vdso_data (x86 has no arch_vdso_data: no ARCH_HAS_VDSO_DATA) as
- * a head, 6.12's max_cycles, and a tail common to both.
+ * struct vdso_data of 6.1 and 6.12 (x86 has no arch_vdso_data: no
+ * ARCH_HAS_VDSO_DATA) as a head, 6.12's max_cycles, a tail (the clock
+ * part) and the misc fields (tz, hrtimer_res), the last two common to
+ * both.  7.2's struct vdso_clock is the head, max_cycles and the tail; its
+ * struct vdso_time_data (x86: no ARCH_HAS_VDSO_TIME_DATA, an empty
+ * arch_data) holds the misc fields once, after the aux clocks.
  */
 struct vb_vdso_head {
 	uint32_t seq;
@@ -93,6 +117,9 @@ struct vb_vdso_tail {
 	uint32_t mult;
 	uint32_t shift;
 	struct vb_timestamp basetime[VDSO_BASES];	/* union with offset[] */
+};
+
+struct vb_vdso_misc {
 	int32_t tz_minuteswest;
 	int32_t tz_dsttime;
 	uint32_t hrtimer_res;
@@ -102,31 +129,66 @@ struct vb_vdso_tail {
 struct vb_vdso_data_61 {
 	struct vb_vdso_head h;
 	struct vb_vdso_tail t;
+	struct vb_vdso_misc m;
 };
 
 struct vb_vdso_data_612 {
 	struct vb_vdso_head h;
 	uint64_t max_cycles;		/* GENERIC_VDSO_OVERFLOW_PROTECT */
 	struct vb_vdso_tail t;
+	struct vb_vdso_misc m;
 };
 
+/* 7.2: struct vdso_clock and struct vdso_time_data (____cacheline_aligned) */
+struct vb_vdso_clock_72 {
+	struct vb_vdso_head h;
+	uint64_t max_cycles;		/* GENERIC_VDSO_OVERFLOW_PROTECT */
+	struct vb_vdso_tail t;
+};
+
+struct vb_vdso_time_data_72 {
+	struct vb_vdso_clock_72 clock_data[CS_BASES];
+	struct vb_vdso_clock_72 aux_clock_data[MAX_AUX_CLOCKS];
+	struct vb_vdso_misc m;
+} __attribute__((aligned(64)));
+
 _Static_assert(VDSO_BASES == 12, "CLOCK_TAI is 11");
-/* Head and tail once; each kernel's struct only places them. */
+/* Head, tail and misc once; each kernel's struct only places them. */
 _Static_assert(offsetof(struct vb_vdso_head, clock_mode) == 4, "layout");
 _Static_assert(offsetof(struct vb_vdso_head, cycle_last) == 8, "layout");
 _Static_assert(sizeof(struct vb_vdso_head) == 16, "layout");
 _Static_assert(offsetof(struct vb_vdso_tail, mult) == 8, "layout");
 _Static_assert(offsetof(struct vb_vdso_tail, shift) == 12, "layout");
 _Static_assert(offsetof(struct vb_vdso_tail, basetime) == 16, "layout");
-_Static_assert(offsetof(struct vb_vdso_tail, tz_minuteswest) == 208, "layout");
-_Static_assert(offsetof(struct vb_vdso_tail, hrtimer_res) == 216, "layout");
-_Static_assert(sizeof(struct vb_vdso_tail) == 224, "layout");
+_Static_assert(sizeof(struct vb_vdso_tail) == 208, "layout");
+_Static_assert(offsetof(struct vb_vdso_misc, hrtimer_res) == 8, "layout");
+_Static_assert(sizeof(struct vb_vdso_misc) == 16, "layout");
 
 _Static_assert(offsetof(struct vb_vdso_data_61, t) == 16, "6.1 layout");
+_Static_assert(offsetof(struct vb_vdso_data_61, m.tz_minuteswest) == 224, "6.1 layout");
+_Static_assert(offsetof(struct vb_vdso_data_61, m.hrtimer_res) == 232, "6.1 layout");
 _Static_assert(sizeof(struct vb_vdso_data_61) == 240, "6.1 layout");
 _Static_assert(offsetof(struct vb_vdso_data_612, max_cycles) == 16, "6.12 layout");
 _Static_assert(offsetof(struct vb_vdso_data_612, t) == 24, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, m.tz_minuteswest) == 232, "6.12 layout");
+_Static_assert(offsetof(struct vb_vdso_data_612, m.hrtimer_res) == 240, "6.12 layout");
 _Static_assert(sizeof(struct vb_vdso_data_612) == 248, "6.12 layout");
+
+/*
+ * 7.2, as its vDSO addresses them (objdump of a 7.2 vdso64.so: clock_data
+ * [CS_RAW] at vdso_u_data+0xe8, tz at +0x910, hrtimer_res at +0x918).
+ */
+_Static_assert(offsetof(struct vb_vdso_clock_72, max_cycles) == 16, "7.2 layout");
+_Static_assert(offsetof(struct vb_vdso_clock_72, t) == 24, "7.2 layout");
+_Static_assert(offsetof(struct vb_vdso_clock_72, t.basetime) == 40, "7.2 layout");
+_Static_assert(sizeof(struct vb_vdso_clock_72) == 232, "7.2 layout");
+_Static_assert(offsetof(struct vb_vdso_time_data_72, clock_data[CS_RAW]) == 0xe8, "7.2 layout");
+_Static_assert(offsetof(struct vb_vdso_time_data_72, aux_clock_data) == 464, "7.2 layout");
+_Static_assert(offsetof(struct vb_vdso_time_data_72, m.tz_minuteswest) == 0x910, "7.2 layout");
+_Static_assert(offsetof(struct vb_vdso_time_data_72, m.hrtimer_res) == 0x918, "7.2 layout");
+_Static_assert(sizeof(struct vb_vdso_time_data_72) == 2368, "7.2 layout");
+_Static_assert(sizeof(struct vb_vdso_time_data_72) <= PAGE,
+	       "datastore.c: sizeof(struct vdso_time_data) <= PAGE_SIZE");
 
 /* vdso-layout.lds.S of 6.1 and 6.12, used when there is no .dbg */
 #define DEF_VVAR_PAGES	4
@@ -135,6 +197,22 @@ _Static_assert(sizeof(struct vb_vdso_data_612) == 248, "6.12 layout");
 
 _Static_assert(DEF_DATA_OFF + CS_BASES * sizeof(struct vb_vdso_data_612) <=
 	       DEF_RNG_OFF, "6.12's vdso_data[2] ends before _vdso_rng_data");
+
+/*
+ * 7.2's datastore (include/vdso/datapage.h enum vdso_pages, x86
+ * asm/vdso/vsyscall.h), used when there is no .dbg: vdso_u_data =
+ * . - __VDSO_PAGES * PAGE_SIZE at the start of the text.
+ */
+#define DS_VDSO_PAGES		6	/* __VDSO_PAGES */
+#define DS_TIME_PAGE		0	/* VDSO_TIME_PAGE_OFFSET */
+#define DS_TIMENS_PAGE		1	/* VDSO_TIMENS_PAGE_OFFSET */
+#define DS_RNG_PAGE		2	/* VDSO_RNG_PAGE_OFFSET */
+#define DS_ARCH_PAGE		3	/* VDSO_ARCH_PAGES_START */
+#define DS_NR_PAGES		4	/* VDSO_NR_PAGES */
+#define DS_NR_VCLOCK_PAGES	2	/* VDSO_NR_VCLOCK_PAGES */
+
+_Static_assert(DS_NR_PAGES + DS_NR_VCLOCK_PAGES == DS_VDSO_PAGES,
+	       "7.2 vma.c: VDSO_NR_PAGES + VDSO_NR_VCLOCK_PAGES == __VDSO_PAGES");
 
 /* ---- struct alt_instr (arch/x86/include/asm/alternative.h) ---- */
 
@@ -147,7 +225,10 @@ struct vb_alt_instr_61 {
 	uint8_t replacementlen;
 } __attribute__((packed));
 
-/* 6.12: ft_flags, the feature in bits 0-15, the ALT_FLAG_* in 16-31 */
+/*
+ * 6.12 and 7.2: ft_flags, the feature in bits 0-15, the ALT_FLAG_* in
+ * 16-31 (7.2 names the halves cpuid and flags in a union with ft_flags)
+ */
 struct vb_alt_instr_612 {
 	int32_t instr_offset;
 	int32_t repl_offset;
@@ -163,27 +244,36 @@ _Static_assert(offsetof(struct vb_alt_instr_61, repl_offset) == 4 &&
 	       "the replacement is relative to &repl_offset, at 4 in both");
 
 #define ALTINSTR_FLAG_INV	(1 << 15)	/* 6.1 */
-#define ALT_FLAGS_SHIFT		16		/* 6.12 */
-#define ALT_FLAG_NOT		(1 << 0)	/* 6.12 */
-#define ALT_FLAG_DIRECT_CALL	(1 << 1)	/* 6.12 */
-#define NCAPINTS		22		/* both */
-#define NBUGINTS		2		/* both */
+#define ALT_FLAGS_SHIFT		16		/* 6.12, 7.2 */
+#define ALT_FLAG_NOT		(1 << 0)	/* 6.12, 7.2 */
+#define ALT_FLAG_DIRECT_CALL	(1 << 1)	/* 6.12, 7.2 */
+#define NCAPINTS		22		/* all three */
+#define NBUGINTS		2		/* all three */
 #define X86_FEATURE_RDTSCP	(1 * 32 + 27)
 #define X86_FEATURE_ALWAYS	(3 * 32 + 21)
 #define X86_FEATURE_RDPID	(16 * 32 + 22)
 #define X86_FEATURE_LFENCE_RDTSC_61	(3 * 32 + 18)
-#define X86_FEATURE_LFENCE_RDTSC_612	(20 * 32 + 2)
+#define X86_FEATURE_LFENCE_RDTSC_612	(20 * 32 + 2)	/* and 7.2 */
 
-/* What differs between the two kernels, for one image */
+/* What differs between the kernels, for one image */
 struct vb_layout {
 	const char *name;
 	unsigned int version;		/* KERNEL_VERSION(major, minor, 0) */
-	size_t vd_size;			/* sizeof(struct vdso_data) */
+	size_t vd_size;			/* sizeof(struct vdso_data), 7.2's
+					   struct vdso_clock: one clock base */
 	size_t max_cycles_off;		/* 0: no max_cycles */
 	size_t tail_off;		/* of struct vb_vdso_tail */
+	size_t misc_off;		/* of struct vb_vdso_misc: in each
+					   vdso_data, 7.2 in vdso_time_data */
+	size_t data_size;		/* the bytes the vDSO reads from the
+					   data page: vdso_data[CS_BASES],
+					   7.2's struct vdso_time_data */
 	size_t alt_size;		/* sizeof(struct alt_instr) */
 	unsigned int lfence_rdtsc;	/* X86_FEATURE_LFENCE_RDTSC */
-	bool v612;			/* 6.12's apply_alternatives(), NOPs */
+	bool v612;			/* 6.12's (and 7.2's)
+					   apply_alternatives(), NOPs */
+	bool datastore;			/* 7.2: the generic vDSO datastore,
+					   struct vdso_time_data */
 };
 
 #define KERNEL_VERSION(a, b, c)	(((a) << 16) + ((b) << 8) + (c))
@@ -193,6 +283,8 @@ static const struct vb_layout layouts[] = {
 		.name = "6.1", .version = KERNEL_VERSION(6, 1, 0),
 		.vd_size = sizeof(struct vb_vdso_data_61),
 		.tail_off = offsetof(struct vb_vdso_data_61, t),
+		.misc_off = offsetof(struct vb_vdso_data_61, m),
+		.data_size = CS_BASES * sizeof(struct vb_vdso_data_61),
 		.alt_size = sizeof(struct vb_alt_instr_61),
 		.lfence_rdtsc = X86_FEATURE_LFENCE_RDTSC_61,
 	},
@@ -201,9 +293,31 @@ static const struct vb_layout layouts[] = {
 		.vd_size = sizeof(struct vb_vdso_data_612),
 		.max_cycles_off = offsetof(struct vb_vdso_data_612, max_cycles),
 		.tail_off = offsetof(struct vb_vdso_data_612, t),
+		.misc_off = offsetof(struct vb_vdso_data_612, m),
+		.data_size = CS_BASES * sizeof(struct vb_vdso_data_612),
 		.alt_size = sizeof(struct vb_alt_instr_612),
 		.lfence_rdtsc = X86_FEATURE_LFENCE_RDTSC_612,
 		.v612 = true,
+	},
+	{
+		/*
+		 * struct alt_instr as 6.12's; apply_alternatives() works per
+		 * site (analyze_patch_site(): the longest instrlen of the
+		 * site's entries, the last one whose feature is present), then
+		 * one optimize_nops() over the site, with 6.12's add_nop():
+		 * the same bytes as 6.12's entry-by-entry patching for the
+		 * sites this program applies.
+		 */
+		.name = "7.2", .version = KERNEL_VERSION(7, 2, 0),
+		.vd_size = sizeof(struct vb_vdso_clock_72),
+		.max_cycles_off = offsetof(struct vb_vdso_clock_72, max_cycles),
+		.tail_off = offsetof(struct vb_vdso_clock_72, t),
+		.misc_off = offsetof(struct vb_vdso_time_data_72, m),
+		.data_size = sizeof(struct vb_vdso_time_data_72),
+		.alt_size = sizeof(struct vb_alt_instr_612),
+		.lfence_rdtsc = X86_FEATURE_LFENCE_RDTSC_612,
+		.v612 = true,
+		.datastore = true,
 	},
 };
 #define NLAYOUTS	(int)(sizeof(layouts) / sizeof(layouts[0]))
@@ -252,10 +366,36 @@ struct elf {
 	size_t shstr_len;
 };
 
-enum vpage { VP_VVAR, VP_PVCLOCK, VP_HVCLOCK, VP_TIMENS, NVPAGE };
+/*
+ * The pages of the vvar area.  VP_VVAR is the one the clocks are read
+ * from (7.2: the datastore's time page); VP_RNG and VP_ARCH are 7.2's
+ * alone (6.12's getrandom data shares its vvar page).
+ */
+enum vpage { VP_VVAR, VP_PVCLOCK, VP_HVCLOCK, VP_TIMENS, VP_RNG, VP_ARCH,
+	     NVPAGE };
 
+/* 6.1 and 6.12: the symbols vdso2c reads, and the pages' names */
 static const char *const vpage_sym[NVPAGE] = {
-	"vvar_page", "pvclock_page", "hvclock_page", "timens_page",
+	"vvar_page", "pvclock_page", "hvclock_page", "timens_page", NULL, NULL,
+};
+
+/*
+ * 7.2: the pages' names, the symbols of VDSO_VVAR_SYMS and of the x86
+ * linker script where there is one; the time namespace page (the real
+ * time page, for a task in a time namespace: vdso_timens_data()) and
+ * the arch page (no vdso_u_arch_data on x86) have none.
+ */
+static const char *const vpage_name_ds[NVPAGE] = {
+	"vdso_u_time_data", "pvclock_page", "hvclock_page", "timens page",
+	"vdso_u_rng_data", "arch page",
+};
+
+/* The pages in address order, as each layout places them */
+static const enum vpage vpage_order[NVPAGE] = {
+	VP_VVAR, VP_PVCLOCK, VP_HVCLOCK, VP_TIMENS, VP_RNG, VP_ARCH,
+};
+static const enum vpage vpage_order_ds[NVPAGE] = {
+	VP_VVAR, VP_TIMENS, VP_RNG, VP_ARCH, VP_PVCLOCK, VP_HVCLOCK,
 };
 
 struct image {
@@ -268,14 +408,16 @@ struct image {
 	size_t load_len;		/* PT_LOAD p_filesz */
 	long vvar_start;		/* < 0, relative to the text */
 	long vpage[NVPAGE];		/* relative to the text */
-	long data_off;			/* struct vdso_data[CS_BASES] */
+	long data_off;			/* struct vdso_data[CS_BASES], 7.2's
+					   struct vdso_time_data */
 	unsigned long alt_off, alt_len;
 	unsigned long entry[NENTRY];
 	bool has[NENTRY];
 	/* the mapping */
 	unsigned char *map, *vvar, *text;
 	size_t map_len, vvar_len, text_len;
-	unsigned char *vd;		/* vdso_data[CS_BASES], layout's size */
+	unsigned char *vd;		/* vdso_data[CS_BASES], 7.2's
+					   vdso_time_data: layout's size */
 	gettime_fn gettime;
 	gettimeofday_fn gettimeofday;
 	getres_fn getres;
@@ -304,6 +446,21 @@ static uint64_t *vd_max_cycles(const struct image *im, int b)
 		return NULL;
 	return (uint64_t *)(im->vd + b * im->layout->vd_size +
 			    im->layout->max_cycles_off);
+}
+
+/* tz and hrtimer_res: in vdso_data[@b]; 7.2: once, @b ignored */
+static struct vb_vdso_misc *vd_misc(const struct image *im, int b)
+{
+	if (im->layout->datastore)
+		return (struct vb_vdso_misc *)(im->vd + im->layout->misc_off);
+	return (struct vb_vdso_misc *)(im->vd + b * im->layout->vd_size +
+				       im->layout->misc_off);
+}
+
+/* The name of vvar-area page @k of @im, NULL where 6.1/6.12 have none */
+static const char *vpage_name(const struct image *im, int k)
+{
+	return im->layout->datastore ? vpage_name_ds[k] : vpage_sym[k];
 }
 
 /* ---- Small helpers ---- */
@@ -654,13 +811,56 @@ static unsigned int elf_linux_version(const struct elf *e, const Elf64_Phdr *ph)
 	return 0;
 }
 
+/*
+ * 7.2: the vvar area of the generic datastore, from the symbols of
+ * VDSO_VVAR_SYMS and the x86 linker script in @dbgpath (the .dbg), else
+ * from the constants of that kernel.  The vDSO reaches its data through
+ * the hidden symbol vdso_u_time_data, PC-relative; the time namespace page
+ * is the page after it (vdso_timens_data()).
+ */
+static void image_parse_datastore(struct image *im, const char *dbgpath)
+{
+	long base;
+
+	if (!im->have_dbg) {
+		base = -(long)(DS_VDSO_PAGES * PAGE);
+		im->vvar_start = base;
+		im->vpage[VP_VVAR] = base + DS_TIME_PAGE * (long)PAGE;
+		im->vpage[VP_TIMENS] = base + DS_TIMENS_PAGE * (long)PAGE;
+		im->vpage[VP_RNG] = base + DS_RNG_PAGE * (long)PAGE;
+		im->vpage[VP_ARCH] = base + DS_ARCH_PAGE * (long)PAGE;
+		im->vpage[VP_PVCLOCK] = base + DS_NR_PAGES * (long)PAGE;
+		im->vpage[VP_HVCLOCK] = base + (DS_NR_PAGES + 1) * (long)PAGE;
+		im->data_off = im->vpage[VP_VVAR];
+		return;
+	}
+	if (!elf_symtab(&im->dbg, "vdso_u_data", &base))
+		die("%s: no vdso_u_data symbol (VDSO_VVAR_SYMS)", dbgpath);
+	if (!elf_symtab(&im->dbg, "vdso_u_time_data", &im->data_off))
+		die("%s: no vdso_u_time_data symbol", dbgpath);
+	im->vvar_start = base;
+	im->vpage[VP_VVAR] = base + DS_TIME_PAGE * (long)PAGE;
+	im->vpage[VP_TIMENS] = base + DS_TIMENS_PAGE * (long)PAGE;
+	if (!elf_symtab(&im->dbg, "vdso_u_rng_data", &im->vpage[VP_RNG]))
+		im->vpage[VP_RNG] = base + DS_RNG_PAGE * (long)PAGE;
+	if (!elf_symtab(&im->dbg, "vdso_u_arch_data", &im->vpage[VP_ARCH]))
+		im->vpage[VP_ARCH] = base + DS_ARCH_PAGE * (long)PAGE;
+	if (!elf_symtab(&im->dbg, "pvclock_page", &im->vpage[VP_PVCLOCK]))
+		im->vpage[VP_PVCLOCK] = 0;
+	if (!elf_symtab(&im->dbg, "hvclock_page", &im->vpage[VP_HVCLOCK]))
+		im->vpage[VP_HVCLOCK] = 0;
+	if (im->data_off != im->vpage[VP_VVAR])
+		die("%s: vdso_u_time_data at %ld, not at the datastore's time page %ld",
+		    dbgpath, im->data_off, im->vpage[VP_VVAR]);
+}
+
 static void image_parse(struct image *im)
 {
 	const Elf64_Phdr *ph;
 	const Elf64_Shdr *alt;
 	char dbgpath[4096];
 	bool found_load = false;
-	unsigned int i;
+	unsigned int i, j;
 	long rng;
 
 	elf_load(&im->so, im->path, true);
@@ -697,7 +897,7 @@ static void image_parse(struct image *im)
 		if ((im->version & ~0xffu) == layouts[i].version)
 			im->layout = &layouts[i];
 	if (!im->layout)
-		die("%s: built by Linux %u.%u: only the vvar layouts of 6.1 and 6.12 are modelled",
+		die("%s: built by Linux %u.%u: only the vvar layouts of 6.1, 6.12 and 7.2 are modelled",
 		    im->path, im->version >> 16, (im->version >> 8) & 0xff);
 
 	for (i = 0; i < NENTRY; i++) {
@@ -713,8 +913,6 @@ static void image_parse(struct image *im)
 	snprintf(dbgpath, sizeof(dbgpath), "%s.dbg", im->path);
 	im->have_dbg = elf_load(&im->dbg, strdup(dbgpath), false);
 	if (im->have_dbg) {
-		long v;
-
 		/* Same allocated bytes (after the ELF header) or not a pair */
 		if (im->dbg.len < im->load_len ||
 		    memcmp(im->dbg.buf + sizeof(Elf64_Ehdr),
@@ -722,10 +920,18 @@ static void image_parse(struct image *im)
 			   im->load_len - sizeof(Elf64_Ehdr)))
 			die("%s does not belong to %s (rebuilt in between?)",
 			    dbgpath, im->path);
+	}
+	if (im->layout->datastore) {
+		image_parse_datastore(im, dbgpath);
+		rng = 0;	/* a page of its own */
+	} else if (im->have_dbg) {
+		long v;
+
 		if (!elf_symtab(&im->dbg, "vvar_start", &im->vvar_start))
 			die("%s: no vvar_start symbol", dbgpath);
 		for (i = 0; i < NVPAGE; i++)
-			if (!elf_symtab(&im->dbg, vpage_sym[i], &im->vpage[i]))
+			if (!vpage_sym[i] ||
+			    !elf_symtab(&im->dbg, vpage_sym[i], &im->vpage[i]))
 				im->vpage[i] = 0;	/* not used */
 		if (!im->vpage[VP_VVAR] ||
 		    !elf_symtab(&im->dbg, "vvar__vdso_data", &v))
@@ -736,7 +942,7 @@ static void image_parse(struct image *im)
 			rng = 0;
 	} else {
 		im->vvar_start = -(long)(DEF_VVAR_PAGES * PAGE);
-		for (i = 0; i < NVPAGE; i++)
+		for (i = 0; i < DEF_VVAR_PAGES; i++)	/* VP_VVAR..VP_TIMENS */
 			im->vpage[i] = im->vvar_start + (long)(i * PAGE);
 		im->data_off = im->vpage[VP_VVAR] + DEF_DATA_OFF;
 		rng = im->layout->v612 ? im->vpage[VP_VVAR] + DEF_RNG_OFF : 0;
@@ -753,14 +959,20 @@ static void image_parse(struct image *im)
 		if (im->vpage[i] % (long)PAGE || im->vpage[i] < im->vvar_start ||
 		    im->vpage[i] + (long)PAGE > 0)
 			die("%s: %s at %ld is outside the vvar area", im->path,
-			    vpage_sym[i], im->vpage[i]);
+			    vpage_name(im, i), im->vpage[i]);
+		for (j = 0; im->layout->datastore && j < i; j++)
+			if (im->vpage[j] == im->vpage[i])
+				die("%s: %s and %s share the page at %ld", im->path,
+				    vpage_name(im, j), vpage_name(im, i),
+				    im->vpage[i]);
 	}
 	if (im->data_off < im->vpage[VP_VVAR] ||
-	    im->data_off + (long)(CS_BASES * im->layout->vd_size) >
+	    im->data_off + (long)im->layout->data_size >
 	    im->vpage[VP_VVAR] + (long)PAGE || im->data_off % 8)
-		die("%s: vdso_data at %ld does not fit the vvar page",
-		    im->path, im->data_off);
-	if (rng && rng < im->data_off + (long)(CS_BASES * im->layout->vd_size) &&
+		die("%s: %s at %ld does not fit the %s page", im->path,
+		    im->layout->datastore ? "vdso_time_data" : "vdso_data",
+		    im->data_off, vpage_name(im, VP_VVAR));
+	if (rng && rng < im->data_off + (long)im->layout->data_size &&
 	    rng + 16 > im->data_off)
 		die("%s: vdso_rng_data at %ld overlaps vdso_data[%d] of the %s layout",
 		    im->path, rng, CS_BASES, im->layout->name);
@@ -1371,9 +1583,14 @@ static void vvar_update(struct image *im, const struct snapshot *s,
 		t->mask = UINT64_MAX;
 		t->shift = cs_shift;
 		t->mult = b == CS_RAW ? cs_mult_raw : cs_mult_mono;
-		t->hrtimer_res = b == CS_HRES_COARSE ? res : 0;
-		t->tz_minuteswest = b == CS_HRES_COARSE ? tzw : 0;
-		t->tz_dsttime = 0;
+		/* 6.1, 6.12: in each vdso_data; 7.2: once, in vdso_time_data */
+		if (!im->layout->datastore || b == CS_HRES_COARSE) {
+			struct vb_vdso_misc *m = vd_misc(im, b);
+
+			m->hrtimer_res = b == CS_HRES_COARSE ? res : 0;
+			m->tz_minuteswest = b == CS_HRES_COARSE ? tzw : 0;
+			m->tz_dsttime = 0;
+		}
 	}
 	for (i = 0; i < sizeof(hres_clocks) / sizeof(hres_clocks[0]); i++) {
 		clockid_t c = hres_clocks[i];
@@ -1991,7 +2208,7 @@ static void report_pages(FILE *out)
 
 			for (k = 0; k < NVPAGE; k++)
 				if (im->vpage[k] == off)
-					name = vpage_sym[k];
+					name = vpage_name(im, k);
 			o += snprintf(list + o, sizeof(list) - o, "%s%s %s",
 				      p ? ", " : "", name,
 				      touched ? "touched" : "untouched");
@@ -2010,7 +2227,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: vdso-bench [-n CALLS] [-r ROUNDS] [--alt=none|lfence|rdtscp|host]\n"
-		"                  [--csv=FILE] [--cpu=N] [--base=6.1|6.12]\n"
+		"                  [--csv=FILE] [--cpu=N] [--base=6.1|6.12|7.2]\n"
 		"                  LABEL=PATH/vdso64.so...\n");
 	exit(2);
 }
@@ -2041,6 +2258,7 @@ static void cpu_model(char *buf, size_t len)
 int main(int argc, char **argv)
 {
 	const char *csv_path = NULL, *base = NULL;
+	bool any_datastore = false;
 	long n = 2000000;
 	int rounds = 7, i, cpu = -1;
 	char model[256], date[64], alt_desc[512];
@@ -2109,6 +2327,7 @@ int main(int argc, char **argv)
 		die("out of memory");
 	for (i = 0; i < nimages; i++) {
 		image_parse(&images[i]);
+		any_datastore |= images[i].layout->datastore;
 		if (base && strcmp(base, images[i].layout->name))
 			die("%s: built by Linux %u.%u.%u, not by the --base=%s the harness expects",
 			    images[i].path, images[i].version >> 16,
@@ -2162,14 +2381,15 @@ int main(int argc, char **argv)
 	       " (but the instruction faults)",
 	       cpu_rdpid ? "yes" : "no");
 	printf("- host kernel (uname -r): %s\n", un.release);
-	printf("- TSC: %.3f MHz against CLOCK_MONOTONIC_RAW over 100 ms (MONOTONIC runs %+.2f ppm off RAW); vvar mult %u (MONOTONIC) / %u (RAW), shift %u, max_cycles %llu (6.12 layout)\n",
+	printf("- TSC: %.3f MHz against CLOCK_MONOTONIC_RAW over 100 ms (MONOTONIC runs %+.2f ppm off RAW); vvar mult %u (MONOTONIC) / %u (RAW), shift %u, max_cycles %llu (%s)\n",
 	       tsc_hz_raw / 1e6, (tsc_hz_raw / tsc_hz_mono - 1) * 1e6,
 	       cs_mult_mono, cs_mult_raw, cs_shift,
-	       (unsigned long long)cs_max_cycles);
+	       (unsigned long long)cs_max_cycles,
+	       any_datastore ? "6.12 and 7.2 layouts" : "6.12 layout");
 	printf("- calls: N=%ld per candidate per round, %d rounds, candidates interleaved (order rotated each round, vvar page updated before each round like a tick); ns/call = median (min) over the rounds, from CLOCK_MONOTONIC_RAW around each loop\n",
 	       n, rounds);
-	printf("- alternatives: %s; the replacement is copied over the site and padded with the x86-64 multi-byte NOPs of the image's kernel (BYTES_NOP1..8 as 6.1's add_nops()/optimize_nops() place them, BYTES_NOP1..11 as 6.12's add_nop()/optimize_nops() do; 0x90 runs of sites the program cannot decode stay 0x90); entries for other features are left as they are and listed below\n",
-	       alt_desc);
+	printf("- alternatives: %s; the replacement is copied over the site and padded with the x86-64 multi-byte NOPs of the image's kernel (BYTES_NOP1..8 as 6.1's add_nops()/optimize_nops() place them, BYTES_NOP1..11 as 6.12's%s add_nop()/optimize_nops() do; 0x90 runs of sites the program cannot decode stay 0x90); entries for other features are left as they are and listed below\n",
+	       alt_desc, any_datastore ? " and 7.2's (per site)" : "");
 	printf("- images (the first is the reference of the ratios):");
 	for (i = 0; i < nimages; i++)
 		printf(" %s = `%s`%s", images[i].label, images[i].path,
@@ -2181,19 +2401,35 @@ int main(int argc, char **argv)
 		struct image *im = &images[i];
 		int k;
 
-		printf("| %s | %zu | %u.%u.%u, %s: vdso_data %zu bytes%s, alt_instr %zu | %s | %ld pages:",
-		       im->label, im->so.len, im->version >> 16,
-		       (im->version >> 8) & 0xff, im->version & 0xff,
-		       im->layout->name, im->layout->vd_size,
-		       im->layout->max_cycles_off ? " with max_cycles" : "",
-		       im->layout->alt_size,
-		       im->have_dbg ? "`.dbg` symbols" : "lds defaults (no .dbg)",
-		       im->vvar_len / PAGE);
-		for (k = 0; k < NVPAGE; k++)
-			if (im->vpage[k])
-				printf(" %s %ld", vpage_sym[k],
-				       im->vpage[k] / (long)PAGE);
-		printf(" | vvar_page+%ld |", im->data_off - im->vpage[VP_VVAR]);
+		if (im->layout->datastore)
+			printf("| %s | %zu | %u.%u.%u, %s: vdso_time_data %zu bytes (vdso_clock %zu%s), alt_instr %zu | %s | %ld pages:",
+			       im->label, im->so.len, im->version >> 16,
+			       (im->version >> 8) & 0xff, im->version & 0xff,
+			       im->layout->name, im->layout->data_size,
+			       im->layout->vd_size,
+			       im->layout->max_cycles_off ? " with max_cycles" : "",
+			       im->layout->alt_size,
+			       im->have_dbg ? "`.dbg` symbols" : "lds defaults (no .dbg)",
+			       im->vvar_len / PAGE);
+		else
+			printf("| %s | %zu | %u.%u.%u, %s: vdso_data %zu bytes%s, alt_instr %zu | %s | %ld pages:",
+			       im->label, im->so.len, im->version >> 16,
+			       (im->version >> 8) & 0xff, im->version & 0xff,
+			       im->layout->name, im->layout->vd_size,
+			       im->layout->max_cycles_off ? " with max_cycles" : "",
+			       im->layout->alt_size,
+			       im->have_dbg ? "`.dbg` symbols" : "lds defaults (no .dbg)",
+			       im->vvar_len / PAGE);
+		for (k = 0; k < NVPAGE; k++) {
+			enum vpage v = im->layout->datastore ? vpage_order_ds[k] :
+				vpage_order[k];
+
+			if (im->vpage[v])
+				printf(" %s %ld", vpage_name(im, v),
+				       im->vpage[v] / (long)PAGE);
+		}
+		printf(" | %s+%ld |", vpage_name(im, VP_VVAR),
+		       im->data_off - im->vpage[VP_VVAR]);
 		for (k = 0; k < NENTRY; k++)
 			printf(" %s%s", im->has[k] ? entry_name[k] + 7 : "-",
 			       k + 1 < NENTRY ? "," : " |\n");

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The x86-64 vDSO of the base and of the series, timed on the host: builds
 # scripts/vdso-bench.c, loads both vdso64.so images next to a vvar page it
-# fills (in the layout of the kernel that built each, 6.1 or 6.12, read
-# from its version note), checks their clocks against the host's and
-# times their entry points beside the host's clock_gettime() and bare TSC
-# reads.  BASE= picks the built kernels, as everywhere.
+# fills (in the layout of the kernel that built each, 6.1, 6.12 or 7.2,
+# read from its version note: 7.2's generic vDSO datastore), checks their
+# clocks against the host's and times their entry points beside the host's
+# clock_gettime() and bare TSC reads.  BASE= picks the built kernels, as
+# everywhere.
 # Writes build/bench/vdso-host.md (the report) and vdso-host.csv
-# (build/6.12/bench/ with BASE=6.12).
+# (build/6.12/bench/ with BASE=6.12, build/7.2/bench/ with BASE=7.2).
 # The images are copied to build/bench/vdso-images/ first, so that a kernel
 # build running meanwhile cannot change them under the program.
 # Usage: vdso-bench.sh   (N= calls per candidate per round, default 2000000;
@@ -33,7 +34,8 @@ msg "vdso-bench: building $prog"
 build_vdso_bench "$prog" ||
 	die "vdso-bench: scripts/vdso-bench.c does not build"
 
-# image FLAVOUR [PATH]: the vdso64.so to time, PATH or the flavour's build.
+# image FLAVOUR [PATH]: the vdso64.so to time, PATH or the flavour's build
+# (vdso64_image: arch/x86/entry/vdso/, on 7.2 its vdso64/).
 image() {
 	local flavour=$1 path=${2:-}
 	if [ -n "$path" ]; then
@@ -41,7 +43,7 @@ image() {
 		echo "$path"
 		return
 	fi
-	path=$(obj_dir "$flavour")/arch/x86/entry/vdso/vdso64.so
+	path=$(vdso64_image "$flavour")
 	if [ ! -f "$path" ]; then
 		msg "vdso-bench: no $flavour vDSO yet: building the $flavour kernel"
 		"$TOP/scripts/build-kernel.sh" "$flavour" >&2

@@ -5,10 +5,11 @@
 # PROT_NONE guard pages, and checks every entry point's answers against the
 # host's clock, that they come from the vvar page, and that nothing but
 # the vvar page was touched (mincore) and no guard page faulted.  Only a
-# few calls: make vdso-bench is the one that times it.  On either base
-# (BASE=6.1 or 6.12): the program reads the image's kernel from its version
-# note and models that kernel's vvar page and alternatives; --base=$BASE
-# makes it refuse an image of the other.
+# few calls: make vdso-bench is the one that times it.  On any base
+# (BASE=6.1, 6.12 or 7.2): the program reads the image's kernel from its
+# version note and models that kernel's vvar page (7.2: its vDSO
+# datastore) and alternatives; --base=$BASE makes it refuse an image of
+# another.
 # Writes one JSON row per check to $1 (default build/results/vdso-host.json).
 # Usage: vdso-check.sh [RESULTS.json]
 set -euo pipefail
@@ -17,7 +18,7 @@ set -euo pipefail
 out=${1:-$BUILD/results/vdso-host.json}
 dir=$BUILD/vdso-check
 log=$LOGS/vdso-check.md
-image=$(obj_dir patched)/arch/x86/entry/vdso/vdso64.so
+image=$(vdso64_image patched)
 rows=()
 nfail=0
 rel=${log#"$TOP"/}		# build/logs/..., build/6.12/logs/...
@@ -29,7 +30,8 @@ mkdir -p "$dir" "$LOGS" "$(dirname "$out")"
 [ -f "$image" ] || { record run fail "no $image: build the patched kernel first"; exit 0; }
 # A copy: a kernel build running meanwhile cannot change it under the
 # program.  With it its .dbg, when there, whose symbols place the vvar
-# page and vdso_data (and 6.12's _vdso_rng_data after it) as vdso2c does.
+# page and vdso_data (and 6.12's _vdso_rng_data after it) as vdso2c does,
+# or 7.2's datastore pages as its linker script provides them.
 rm -f "$dir/vdso64.so" "$dir/vdso64.so.dbg"
 cp "$image" "$dir/vdso64.so"
 [ -f "$image.dbg" ] && cp "$image.dbg" "$dir/vdso64.so.dbg"
