@@ -292,12 +292,13 @@ cmd_series_check() {
 	echo "series-check: build/linux matches patches/ ($(series_list | wc -l) patches in $(selected_postings | wc -w) posting(s): $(selected_postings))"
 }
 
-# export_hash: the hash of what export would write now.
+# export_hash: the hash of what export would write now, of the tree's
+# commits: not the cover letters, whose text export takes from patches/.
 export_hash() {
 	local tmp
 	tmp=$(mktemp -d)
 	export_to "$tmp"
-	dir_hash "$tmp" .
+	dir_hash "$tmp" . ! -name 0000-cover-letter.patch
 	rm -rf "$tmp"
 }
 
