@@ -16,7 +16,10 @@
 # vCPUs TSCs of their own: NS ahead (negative: behind) of vCPU 0's, and
 # PPM fast (negative: slow).  th.invtsc boots that QEMU with
 # "-cpu max,+invtsc": an invariant TSC (constant and non-stop), which
-# stock TCG does not offer.  th.mode=shell (make shell) puts the console
+# stock TCG does not offer.  th.sockets=N spreads the vCPUs over N
+# packages ("-smp SMP,sockets=N").  7.2 counts the packages before it
+# sets up the TSC, and unsynchronized_tsc() trusts the non-constant TSC
+# of TCG's AMD CPU in one package (6.1 counts them later, and does not).  th.mode=shell (make shell) puts the console
 # on this terminal both ways, with no time limit: "-serial mon:stdio",
 # so ^C reaches the guest and Ctrl-A X ends QEMU (Ctrl-A C: its monitor);
 # LOG gets the QEMU command line alone.
@@ -46,6 +49,8 @@ if [ -n "${QEMU_TSC_SKEW:-}" ] || [ "$cpu" != max ]; then
 fi
 nice=0
 [[ " $append " =~ \ th\.nice=(-?[0-9]+)\  ]] && nice=${BASH_REMATCH[1]}
+smp_arg=$smp
+[[ " $append " =~ \ th\.sockets=([1-9][0-9]*)\  ]] && smp_arg=$smp,sockets=${BASH_REMATCH[1]}
 initrd=${6:-$(out_dir "$flavour")/initramfs.cpio.gz}
 [ -f "$kernel" ] || die "no kernel $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
@@ -56,7 +61,7 @@ mkdir -p "$(dirname "$log")"
 serial=stdio
 [[ " $append " == *" th.mode=shell "* ]] && serial=mon:stdio
 qemu=(nice -n "$nice" "$qemu_bin" "${fw[@]}" -machine pc -accel tcg -cpu "$cpu" -m 1024
-      -smp "$smp" -display none -monitor none -serial "$serial" -no-reboot
+      -smp "$smp_arg" -display none -monitor none -serial "$serial" -no-reboot
       -nic user,model=e1000e
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 $append")
