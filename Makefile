@@ -43,7 +43,7 @@ Targets:
   make backport-diff   per mainline (7.2) patch, how the 6.12 and 6.1 backports' code differs (patches/ only)
   make check           checkpatch, apply, bisect-build the series (x86, ia64, arm), kernel-doc, defconfigs
   make ia64            cross-build the series for IA64 and check the fastcalls (no emulator)
-  make bench           every figure, guest and host, patched and base, into results/
+  make bench           every figure, guest and host, patched and base on 6.1, 6.12 and 7.2, into results/
   make vdso-bench      time the base and patched vdso64.so on the host (build/bench/vdso-host.md)
   make guard-bench     the interpolator's read path on the host's cores (build/bench/guard-host.md)
   make ctxsw-bench     context switches in the guest, sched_clock stable vs not (build/bench/ctxsw.md)
@@ -97,8 +97,8 @@ make check:
   ARM_CHECK_HEAD=C     the last prefix of the arm check (default: build/linux's HEAD)
 
 make bench, vdso-bench, guard-bench, ctxsw-bench:
-  BENCH_QUICK=1        make bench: 3 boots of 2 vCPUs, fewer calls, no context switches (a few minutes)
-  MODES="patched:nojitter base:default ..."   make bench: the boots to run
+  BENCH_QUICK=1        make bench: 7 boots of 2 vCPUs, fewer calls, no context switches (a few minutes)
+  MODES="patched:nojitter base72:default ..."   make bench: the boots, KERNEL patched/base (6.1), patched612/base612, patched72/base72
   RESULTS=dir          make bench: where the report goes (default results/)
   N=N                  calls (todscale, vdso-bench) or round trips (ctxsw-bench) per thread
   SMP=N                make bench, ctxsw-bench: the guests' vCPUs

@@ -9,10 +9,13 @@ Raw inputs (RAW/):
   host-dmt.txt           dmt on the host
   host-vdso.md           scripts/vdso-bench.sh's report (optional)
   host-vdso-6.12.md      the same, BASE=6.12 (optional)
+  host-vdso-7.2.md       the same, BASE=7.2 (optional)
   host-guard.md          scripts/guard-bench.sh's report (optional)
   ctxsw.md               scripts/bench-ctxsw.sh's report (optional)
 
-Every ratio is taken between figures of the same run.  Guest figures are
+KERNEL is base or patched (6.1), base612 or patched612 (6.12), base72 or
+patched72 (7.2).  Every ratio is taken between figures of the same run,
+a boot's over the unpatched kernel of its own base.  Guest figures are
 emulated (QEMU TCG) and labelled so wherever they appear.
 """
 import argparse
@@ -26,13 +29,20 @@ import sys
 
 EMULATED = "emulated (QEMU TCG)"
 # Boot order in every table: the base first, then the series' modes; 6.1
-# (base, patched), then 6.12 (base612, patched612).
+# (base, patched), then 6.12 (base612, patched612), then 7.2 (base72,
+# patched72).
 ORDER = ["base-default", "base-hpet", "patched-default", "patched-nojitter",
          "patched-nowatchdog", "patched-force", "patched-force-nowatchdog",
          "patched-skew", "patched-hpet", "base612-default", "base612-hpet", "patched612-default",
-         "patched612-nojitter", "patched612-hpet"]
+         "patched612-nojitter", "patched612-hpet", "base72-default", "base72-sockets",
+         "base72-hpet", "patched72-default", "patched72-nojitter", "patched72-sockets",
+         "patched72-hpet"]
 KERNEL_LABEL = {"base": "6.1", "patched": "series", "base612": "6.12",
-                "patched612": "series/6.12"}
+                "patched612": "series/6.12", "base72": "7.2", "patched72": "series/7.2"}
+# A boot's divisor is its base's unpatched boot of the same mode when the
+# mode is one of these (the guest's topology differs: th.sockets=2), else
+# its base's unpatched default boot.
+OWN_DIVISOR = ("sockets",)
 DESCR = {
     "default": "as booted",
     "nojitter": "nojitter",
@@ -41,6 +51,7 @@ DESCR = {
     "force-nowatchdog": "time_interpolator.jitter=force tsc=nowatchdog",
     "skew": "th.skew=1:-50000 tsc=nowatchdog: vCPU 1's TSC 50 us behind, the guard on",
     "hpet": "clocksource=hpet",
+    "sockets": "th.sockets=2: two packages (7.2 distrusts the TSC)",
 }
 # dmt calls drawn in the plot (all of them are in the tables)
 PLOT_CALLS = ["gettimeofday", "clock_gettime(REAL)", "clock_gettime(MONO)",
@@ -138,8 +149,12 @@ def boot_label(name):
 
 
 def base_boot(name):
-    """The unpatched default boot of a boot's own base: its ratios' divisor."""
-    return "base612-default" if name.split("-", 1)[0].endswith("612") else "base-default"
+    """The unpatched boot of a boot's own base that its ratios divide by:
+    that kernel's default boot, or for a mode of OWN_DIVISOR (another
+    topology) its boot of the same mode."""
+    kernel, mode = name.split("-", 1)
+    base = "base612" if kernel.endswith("612") else "base72" if kernel.endswith("72") else "base"
+    return f"{base}-{mode if mode in OWN_DIVISOR else 'default'}"
 
 
 def col_label(col):
@@ -349,7 +364,8 @@ class Run:
         rows = [[b, *r] for b in self.boots for r in self.cdisp[b]]
         write_csv(os.path.join(out, "cdisp.csv"), stamp,
                   ["boot", "clock", "value", "resolution_ns"], rows)
-        for fn in ("vdso-host.csv", "vdso-host-6.12.csv", "guard-host.csv", "ctxsw.csv"):
+        for fn in ("vdso-host.csv", "vdso-host-6.12.csv", "vdso-host-7.2.csv", "guard-host.csv",
+                   "ctxsw.csv"):
             stamp_csv(os.path.join(out, fn), stamp)
 
     def plot(self, out):
@@ -387,13 +403,13 @@ class Run:
     def md_todscale(self, call):
         L = text(f"## todscale: {call}, WALL (s) of N calls a thread, {EMULATED}")
         cpus = sorted({r[0] for b in self.boots for r in self.tods.get((b, call), [])})
-        bases = {b: {r[0]: r[1] for r in self.tods.get((b, call), [])}
-                 for b in ("base-default", "base612-default")}
+        bases = {base_boot(b): {r[0]: r[1] for r in self.tods.get((base_boot(b), call), [])}
+                 for b in self.boots}
         head = ["boot"] + [f"{c} CPU{'s' if c > 1 else ''}" for c in cpus]
         head += ["clocksource after"]
         if any(bases.values()):
-            head += [f"/ its base's default, {cpus[0]} CPU",
-                     f"/ its base's default, {cpus[-1]} CPUs"]
+            head += [f"/ its base, {cpus[0]} CPU",
+                     f"/ its base, {cpus[-1]} CPUs"]
         rows = []
         for b in self.boots:
             r = {x[0]: x for x in self.tods.get((b, call), [])}
@@ -411,7 +427,8 @@ class Run:
         L.append("")
         return L + text("Each cell: WALL (WALL/CPUS), the seed's columns; the last columns are",
                         "WALL over the unpatched kernel's WALL at the same CPU count, on the",
-                        "boot's own base (6.1 or 6.12). Plot:",
+                        "boot's own base (6.1, 6.12 or 7.2), booted as is (a th.sockets=2",
+                        "boot: over that kernel's th.sockets=2 boot, the same topology). Plot:",
                         f"[todscale-{call}.png](todscale-{call}.png).")
 
     def md_guard(self):
@@ -441,9 +458,17 @@ class Run:
                                                "patched-nowatchdog")]
         pairs += [(x, "base612-default") for x in ("patched612-default",
                                                    "patched612-nojitter")]
-        # What 6.12 changed without the series, and the series on each base.
+        pairs += [(x, "base72-default") for x in ("patched72-default", "patched72-nojitter")]
+        # On two packages, over unpatched 7.2 on two packages.
+        pairs += [("patched72-sockets", "base72-sockets")]
+        # What 6.12 and 7.2 changed without the series, and the series on
+        # each base: as booted, and with the guard on (6.1 as booted, 7.2
+        # on two packages).
         pairs += [("base612-default", "base-default"),
-                  ("patched612-default", "patched-default")]
+                  ("patched612-default", "patched-default"),
+                  ("base72-default", "base612-default"),
+                  ("patched72-default", "patched612-default"),
+                  ("patched72-sockets", "patched-default")]
         ratios = [(x, y) for x, y in pairs if x in self.cols and y in self.cols]
         head = ["call"] + [col_label(c) + ("" if c == "host" else " (emulated)")
                            for c in self.cols]
@@ -489,6 +514,7 @@ class Run:
         L = []
         for fn, title in (("host-vdso.md", "The vDSO on the host (native)"),
                           ("host-vdso-6.12.md", "The vDSO of 6.12 on the host (native)"),
+                          ("host-vdso-7.2.md", "The vDSO of 7.2 on the host (native)"),
                           ("host-guard.md", "The guard on the host (native)"),
                           ("ctxsw.md", f"Context switches ({EMULATED})")):
             p = os.path.join(self.raw, fn)

@@ -26,6 +26,24 @@
 #   base612 default    unpatched 6.12 (BASE=6.12): does 6.12 still give the
 #                      TSC up, and what does a read cost then
 #   patched612 default, nojitter   the first posting, ported to 6.12
+#   base72 default     unpatched mainline 7.2 (BASE=7.2)
+#   patched72 default, nojitter   the posting on mainline 7.2
+#   patched72 sockets, base72 sockets   the same kernels on two packages
+#                      (th.sockets=2: "-smp SMP,sockets=2")
+# 7.2's default is not 6.1's.  7.2 counts the CPU packages before it sets
+# up the TSC, and on TCG's one package its unsynchronized_tsc() trusts
+# the non-constant TSC: unpatched 7.2 keeps the TSC, and the series boots
+# with the guard off (as on 6.12: results/raw/guest-patched612-default.txt
+# says "synchronized, jitter compensation off").  patched72 default is
+# left as booted, no arguments, as every base's default is: comparable
+# with patched612 default, and what 7.2 does on a one-package machine.
+# The boot comparable with 6.1's default ("TSC kept, guard on", where the
+# unpatched kernel gives the TSC up) is the sockets mode: on two packages
+# 7.2's own rule distrusts the TSC, unpatched 7.2 falls back to the HPET
+# and the series keeps the TSC with the guard on.  A mode of its own, not
+# th.sockets=2 in default, because it also changes the guest's topology
+# (the scheduler's domains), which todscale's scaling sees: its divisor
+# is base72 sockets, booted the same way (bench-report.py).
 # The programs are built once, static, from the series' tree on 6.1, so
 # that every kernel runs the same binaries.  On the host: dmt against the host's
 # kernel, the native vDSO benchmark (scripts/vdso-bench.sh), the guard's
@@ -35,13 +53,13 @@
 # A figure never fails the run; a program that fails its own sanity checks
 # (a call that errs, time going backward, a wrong resolution) does.
 #
-# BENCH_QUICK=1: 3 boots of 2 vCPUs, 100000 calls a thread, a shorter vDSO
+# BENCH_QUICK=1: 7 boots of 2 vCPUs, 100000 calls a thread, a shorter vDSO
 # run and no context switches: a few minutes once the kernels are built.
 # Usage: bench.sh   (N= todscale calls a thread; SMP= vCPUs, default the
 #                    larger of 4 and the host's cores; MODES="patched:nojitter
 #                    base:default ..." to run some boots, KERNEL:MODE with
-#                    KERNEL patched, base (6.1), patched612 or base612
-#                    (6.12); RESULTS= the output)
+#                    KERNEL patched, base (6.1), patched612, base612
+#                    (6.12), patched72 or base72 (7.2); RESULTS= the output)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -51,11 +69,13 @@ if [ "$quick" = 1 ]; then
 	N=${N:-100000}
 	SMP=${SMP:-2}
 	all_modes="patched:default patched:nojitter base:default patched612:default base612:default"
+	all_modes+=" patched72:default base72:default"
 else
 	N=${N:-1000000}
 	SMP=${SMP:-$((ncpu > 4 ? ncpu : 4))}
 	all_modes="patched:default patched:nojitter patched:nowatchdog patched:force patched:force-nowatchdog patched:skew patched:hpet base:default base:hpet"
 	all_modes+=" patched612:default patched612:nojitter base612:default"
+	all_modes+=" patched72:default patched72:nojitter patched72:sockets base72:default base72:sockets"
 fi
 MODES=${MODES:-$all_modes}
 CALLS="clock_gettime gettimeofday syscall"
@@ -77,17 +97,21 @@ append_of() {
 	nowatchdog) echo "nojitter tsc=nowatchdog" ;;
 	force-nowatchdog) echo "time_interpolator.jitter=force tsc=nowatchdog" ;;
 	skew) echo "th.skew=1:-50000 tsc=nowatchdog" ;;
-	*) die "bench: unknown mode $1 (default nojitter nowatchdog force force-nowatchdog skew hpet)" ;;
+	sockets) echo "th.sockets=2" ;;
+	*) die "bench: unknown mode $1 (default nojitter nowatchdog force force-nowatchdog skew hpet sockets)" ;;
 	esac
 }
 # The base and SERIES of a kernel of MODES.
-base_of() { case $1 in *612) echo 6.12 ;; *) echo 6.1 ;; esac; }
-series_of() { echo "${1%612}"; }
+base_of() { case $1 in *612) echo 6.12 ;; *72) echo 7.2 ;; *) echo 6.1 ;; esac; }
+series_of() { case $1 in *612) echo "${1%612}" ;; *72) echo "${1%72}" ;; *) echo "$1" ;; esac; }
 for m in $MODES; do
-	case ${m%%:*} in patched | base | patched612 | base612) ;;
-	*) die "bench: $m: want KERNEL:MODE, KERNEL one of patched, base, patched612, base612" ;;
+	case ${m%%:*} in patched | base | patched612 | base612 | patched72 | base72) ;;
+	*) die "bench: $m: want KERNEL:MODE, KERNEL one of patched, base, patched612, base612, patched72, base72" ;;
 	esac
 	append_of "${m#*:}" >/dev/null
+	# QEMU wants the vCPUs split evenly over the packages.
+	[ "${m#*:}" != sockets ] || [ $((SMP % 2)) = 0 ] ||
+		die "bench: $m: th.sockets=2 wants an even SMP, not $SMP"
 done
 
 "$TOP/scripts/deps.sh" gnuplot-nox
@@ -107,8 +131,8 @@ msg "bench: host: dmt against $(uname -r)"
 "$work/dmt" >"$raw/host-dmt.txt" || die "bench: dmt failed its checks on the host; see $raw/host-dmt.txt"
 
 # Each kernel's build and guest, once; then the boots.  A 6.12 kernel
-# is built in build/6.12 (BASE=6.12).
-for f in patched base patched612 base612; do
+# is built in build/6.12 (BASE=6.12), a 7.2 kernel in build/7.2 (BASE=7.2).
+for f in patched base patched612 base612 patched72 base72; do
 	grep -q "\b$f:" <<<"$MODES" || continue
 	msg "bench: preparing the $f kernel"
 	BASE=$(base_of $f) SERIES=$(series_of $f) "$TOP/scripts/run.sh" kernel \
@@ -148,7 +172,8 @@ done
 # host_bench NAME QUICK FULL [BASE]: scripts/NAME-bench.sh with the
 # variables QUICK (BENCH_QUICK=1) or FULL, on BASE's builds (default this
 # one's); its report BASE's build/bench/NAME-host.md to raw/host-NAME.md
-# and its NAME-host.csv to the results, both named -6.12 for BASE=6.12.
+# and its NAME-host.csv to the results, both named -6.12 for BASE=6.12
+# and -7.2 for BASE=7.2.
 host_bench() {
 	local name=$1 vars=$3 base=${4:-$BASE} dir=$work sfx=
 	[ "$quick" = 1 ] && vars=$2
@@ -166,9 +191,16 @@ host_bench() {
 msg "bench: host: the vDSO of both builds (scripts/vdso-bench.sh)"
 host_bench vdso "N=200000 ROUNDS=3" "N=2000000 ROUNDS=7"
 rm -f "$raw/host-vdso-6.12.md" "$res/vdso-host-6.12.csv"
-if grep -q '612:' <<<"$MODES"; then
+rm -f "$raw/host-vdso-7.2.md" "$res/vdso-host-7.2.csv"
+if grep -qE '(^| )(patched|base)612:' <<<"$MODES"; then
 	msg "bench: host: the vDSO of both 6.12 builds (BASE=6.12 scripts/vdso-bench.sh)"
 	host_bench vdso "N=200000 ROUNDS=3" "N=2000000 ROUNDS=7" 6.12
+fi
+# 7.2's images are in its vdso64/ (lib.sh's vdso64_image); vdso-bench.c
+# reads 7.2's vvar layout from each image's version note.
+if grep -qE '(^| )(patched|base)72:' <<<"$MODES"; then
+	msg "bench: host: the vDSO of both 7.2 builds (BASE=7.2 scripts/vdso-bench.sh)"
+	host_bench vdso "N=200000 ROUNDS=3" "N=2000000 ROUNDS=7" 7.2
 fi
 msg "bench: host: the interpolator's read path natively (scripts/guard-bench.sh)"
 host_bench guard "ROUNDS=3 MS=10" "ROUNDS=9 MS=30"
