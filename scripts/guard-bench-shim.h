@@ -309,6 +309,12 @@ struct clocksource {
 	enum vdso_clock_mode	vdso_clock_mode;
 	int			(*enable)(struct clocksource *cs);
 	void			(*resume)(struct clocksource *cs);
+	bool			read_guarded;	/* 7.2 */
+};
+
+/* 7.2: timekeeping.h's ktime_expiry_to_cycles() names it */
+enum clocksource_ids {
+	CSID_GENERIC = 0,
 };
 
 int __clocksource_register_scale(struct clocksource *cs, u32 scale, u32 freq);
@@ -359,6 +365,8 @@ static struct kobject *const kernel_kobj;
 
 #define sysfs_emit(buf, ...)	sprintf((buf), __VA_ARGS__)
 #define kzalloc(size, gfp)	calloc(1, (size))
+/* 7.2's typed allocation: one zeroed object of P's type */
+#define kzalloc_obj(P, ...)	((typeof(P) *)calloc(1, sizeof(P)))
 #define kfree(p)		free(p)
 
 static inline int kobject_init_and_add(struct kobject *kobj,
