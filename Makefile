@@ -41,7 +41,7 @@ Targets:
   make export          write build/linux's commits back to patches/
   make series-check    fail when build/linux holds work that patches/ lacks
   make backport-diff   per mainline (7.2) patch, how the 6.12 and 6.1 backports' code differs (patches/ only)
-  make check           checkpatch, apply, bisect-build the series (x86, ia64, arm), kernel-doc, defconfigs
+  make check           checkpatch, apply, bisect-build the series (x86, ia64, arm), syscall tables, kernel-doc, defconfigs
   make ia64            cross-build the series for IA64 and check the fastcalls (no emulator)
   make bench           every figure, guest and host, patched and base on 6.1, 6.12 and 7.2, into results/
   make vdso-bench      time the base and patched vdso64.so on the host (build/bench/vdso-host.md)
@@ -91,6 +91,8 @@ make check:
   CHECK_BISECT=0       skip the x86 build of every prefix of the series
   CHECK_IA64=0         skip the ia64 build of every prefix
   CHECK_ARM=0          skip the arm build of every prefix
+  CHECK_SYSCALLS=0     skip checksyscalls.sh on every arch with a Debian cross compiler (clock_gettime_ns wired)
+  SYSCALLS_ARCHES="arm64 mips ..."   the syscalls check on these arches only (names in scripts/check-syscalls.sh)
   CHECK_FULL=0         skip allnoconfig, defconfig, i386, W=1 and sparse
   ARM_SYSCALLS_FATAL=0 an arm syscall not wired up is a note, not a failure (default: it fails)
   ARM_CHECK_FROM=C     the first prefix of the arm check (default: the series' first commit)
@@ -115,6 +117,7 @@ make bench, vdso-bench, guard-bench, ctxsw-bench:
 Caches and inputs (defaults under ~/.cache/time-interp):
   IA64_CACHE=dir       the IA64 cross compiler (ia64-gcc-12)
   ARM_CACHE=dir        the arm cross compiler (arm-gcc-12)
+  CROSS_CACHE=dir      the other cross compilers of make check's syscalls check (cross-gcc-12)
   QEMU_SKEW_CACHE=dir  the skew QEMU (qemu-skew)
   KERNEL_CACHE=dir     the unpatched base's bzImage (kernel-base)
   TIMINGS=file         the build times the estimates before a build come from

@@ -16,6 +16,12 @@
 #     tinyconfig with an MMU and CONFIG_POSIX_TIMERS=n, with no warning in
 #     the files the series touches (scripts/check-arm.sh; the syscalls
 #     arm does not wire up are notes);
+#   - clock_gettime_ns is in the syscall table of every architecture that
+#     Debian 12 has a cross compiler for: the kernel's own
+#     scripts/checksyscalls.sh, run by make prepare0 of each arch's
+#     defconfig, and on arm64's compat table, has no "#warning syscall
+#     clock_gettime_ns not implemented" (scripts/check-syscalls.sh; the
+#     base's own warnings are notes);
 #   - every file the series adds is under its MAINTAINERS entry
 #     (get_maintainer.pl), and the entry is in parse-maintainers.pl order;
 #   - scripts/kernel-doc adds no warning to the touched C files and
@@ -28,7 +34,8 @@
 # SERIES=core checks the first posting alone (build/linux then holds it
 # alone: make tree follows SERIES).
 # CHECK_BISECT=0 skips the x86 prefix builds (a few minutes a patch);
-# CHECK_IA64=0 the ia64 ones; CHECK_ARM=0 the arm ones; CHECK_FULL=0 the
+# CHECK_IA64=0 the ia64 ones; CHECK_ARM=0 the arm ones; CHECK_SYSCALLS=0
+# the syscall tables of the other architectures; CHECK_FULL=0 the
 # allnoconfig, defconfig and i386 builds and W=1/sparse.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -147,6 +154,15 @@ fi
 if [ "${CHECK_ARM:-1}" = 1 ] && [ "$n" -gt 0 ]; then
 	step "every prefix builds for arm (tinyconfig + ARMv7, POSIX_TIMERS=n)"
 	"$TOP/scripts/check-arm.sh" || bad "a prefix does not build for arm, or warns (scripts/check-arm.sh)"
+fi
+
+# clock_gettime_ns in every architecture's syscall table, as the kernel's
+# scripts/checksyscalls.sh sees it, on the series' head, for each arch
+# Debian 12 has a cross compiler for (CHECK_SYSCALLS=0 skips this).
+if [ "${CHECK_SYSCALLS:-1}" = 1 ] && [ "$n" -gt 0 ]; then
+	step "clock_gettime_ns is wired on every arch with a Debian cross compiler (checksyscalls.sh)"
+	"$TOP/scripts/check-syscalls.sh" ||
+		bad "an arch lacks clock_gettime_ns, or could not be checked (scripts/check-syscalls.sh)"
 fi
 
 # The full series, in a worktree of its own that stays at HEAD between runs
