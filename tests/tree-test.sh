@@ -110,6 +110,15 @@ sed -i 's/^+int b;/+int c;/' "$PATCHES/1-core/0001-time-Add-b.patch"
 "$T" sync >/dev/null 2>&1 && grep -q '^int c;$' "$BUILD/linux/kernel/time/a.c"
 check sync-follows-patches $? "sync did not re-apply a changed patches/"
 
+# Another pull changed a message alone: the re-applied files keep their
+# mtimes (no kernel rebuild), the changed message is in the tree.
+A=$BUILD/linux/kernel/time/a.c C=$BUILD/linux/kernel/time/c.c
+touch -m -d @1000000000 "$A" "$C"
+sed -i 's/^Subject: \(.*\)time: Add c$/Subject: \1time: Add c, reworded/' "$PATCHES/2-ia64/0001-time-Add-c.patch"
+"$T" sync >/dev/null 2>&1 && [ "$(stat -c %Y "$A")" = 1000000000 ] &&
+	[ "$(stat -c %Y "$C")" = 1000000000 ] && [ "$(gl log -1 --format=%s)" = "time: Add c, reworded" ]
+check sync-keeps-mtimes $? "a.c $(stat -c %Y "$A"), c.c $(stat -c %Y "$C"), HEAD '$(gl log -1 --format=%s)'"
+
 # A patch that does not apply names itself and the base.
 sed -i 's/^ int a;/ int z;/' "$PATCHES/1-core/0001-time-Add-b.patch"
 rm -rf "$BUILD/linux"
