@@ -19,10 +19,11 @@
 # stock TCG does not offer.  th.sockets=N spreads the vCPUs over N
 # packages ("-smp SMP,sockets=N").  7.2 counts the packages before it
 # sets up the TSC, and unsynchronized_tsc() trusts the non-constant TSC
-# of TCG's AMD CPU in one package (6.1 counts them later, and does not).  th.mode=shell (make shell) puts the console
-# on this terminal both ways, with no time limit: "-serial mon:stdio",
-# so ^C reaches the guest and Ctrl-A X ends QEMU (Ctrl-A C: its monitor);
-# LOG gets the QEMU command line alone.
+# of TCG's AMD CPU in one package (6.1 counts them later, and does not).
+# th.mode=shell (make shell) puts the console on this terminal both
+# ways, with no time limit: "-serial mon:stdio", so ^C reaches the guest
+# and Ctrl-A X ends QEMU (Ctrl-A C: its monitor); LOG gets the QEMU
+# command line alone.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

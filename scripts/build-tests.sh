@@ -111,7 +111,8 @@ for abi in i386:-m32 x32:-mx32; do
 		# -I: from 7.2 the vDSO tests include "kselftest.h" as lib.mk's
 		# -I of the selftests' directory finds it.
 		run_logged "$log.$name" gcc "$flag" -O3 -Wall -Werror $static $hdr \
-			-I "$src/tools/testing/selftests" -o "$out/ksft/$c-$name/$p" "$d/$p.c" "${more[@]}" -lrt -lpthread -lm ||
+			-I "$src/tools/testing/selftests" \
+			-o "$out/ksft/$c-$name/$p" "$d/$p.c" "${more[@]}" -lrt -lpthread -lm ||
 			die "$t for $name failed to build (see the file named above)"
 	done
 done
