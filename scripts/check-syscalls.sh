@@ -111,7 +111,7 @@ apt_update() {
 install_missing() {
 	local p missing=()
 	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+		installed "$p" || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	[ "$(id -u)" -eq 0 ] || { warn "missing packages: ${missing[*]} (run as root, or apt-get install them)"; return 1; }
@@ -192,7 +192,7 @@ cross_gcc() {
 	fi
 	conflicts=$(apt-cache show "gcc-12-$t" 2>/dev/null | sed -n 's/^Conflicts: //p' | head -n 1)
 	if ! grep -qw gcc-multilib <<<"$conflicts" ||
-	   ! dpkg-query -W -f='${Status}' gcc-multilib 2>/dev/null | grep -q 'ok installed'; then
+	   ! installed gcc-multilib; then
 		install_missing "gcc-$t" && gcc_works /usr/bin "$t" && { echo /usr/bin; return 0; }
 		echo "apt-get install gcc-$t failed (log $LOGS/apt.log.install)"
 		return 2

@@ -13,8 +13,7 @@ from_unstable || pkgs=("$BASE_PKG" "${pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
+	installed "$p" || missing+=("$p")
 done
 if from_unstable; then
 	"$(dirname "$0")/fetch-unstable.sh"

@@ -431,6 +431,22 @@ else
 	record plan-select pass ""
 fi
 
+# No script that runs under pipefail pipes into grep -q: grep quits at
+# the first match, a writer with lines left dies of SIGPIPE, and the
+# pipeline fails as if nothing matched (plan.sh dropped a selected test
+# so, once in a loaded run).  Test a string with <<<, or in_list.
+pg=""
+for f in "$TOP"/scripts/*.sh "$TOP"/scripts/*.py "$TOP"/tests/*.sh "$TOP"/.ci/run "$TOP"/harness; do
+	[ -f "$f" ] && grep -q pipefail "$f" || continue
+	pg+=$(grep -nE '(^|[^|])\|[[:space:]]*grep[[:space:]]+(-[[:alnum:]]*q|--quiet)' "$f" |
+		grep -vE '^[0-9]+:[[:space:]]*#' | sed "s|^|[${f#"$TOP"/}:|; s|\$|] |" || true)
+done
+if [ -n "$pg" ]; then
+	record pipefail-grep fail "$pg"
+else
+	record pipefail-grep pass ""
+fi
+
 # make backport-diff on made-up queues: a patch whose code is the same on
 # every base but for line numbers and index lines, one whose hunk differs
 # on 6.1, a patch 6.1 alone has, and a bad PATCH= (exit 2).

@@ -56,6 +56,21 @@ warn() { printf 'warning: %s\n' "$*" >&2; }
 # (make test's statuses; see scripts/run.sh).
 die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 
+# in_list WORD ITEM...: WORD is one of the ITEMs.  (Not printf | grep -q:
+# bash writes a line at a time, and under pipefail the pipeline fails
+# when grep quits at a match before the last line is written.)
+in_list() {
+	local w=$1 i
+	shift
+	for i; do [ "$i" = "$w" ] && return 0; done
+	return 1
+}
+
+# installed PKG: Debian's package PKG is installed.
+installed() {
+	[[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == *' ok installed' ]]
+}
+
 # flavour_src FLAVOUR: source tree of a kernel flavour.
 # "patched" is build/linux with the series; "base" is the unpatched base;
 # "debug" is the patched tree with configs/x86_64-debug.config (lockdep,

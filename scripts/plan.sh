@@ -56,7 +56,7 @@ read -r -a words <<<"$(tr ',' ' ' <<<"${T:-}") ${KUNIT:+kunit}"
 for w in "${words[@]}"; do
 	[[ $w =~ ^([A-Za-z0-9_.-]+)(:[A-Za-z0-9_.-]+)?$ ]] ||
 		die "T='${T:-}': '$w' is not COLLECTION:TEST, COLLECTION or kunit"
-	printf '%s\n' "${ITEMS[@]}" | grep -qxF -- "$w" || ITEMS+=("$w")
+	in_list "$w" "${ITEMS[@]}" || ITEMS+=("$w")
 done
 [[ ${KUNIT:-} =~ ^[^[:space:]]*$ ]] || die "KUNIT='$KUNIT': one glob, no spaces"
 
@@ -66,7 +66,7 @@ plan_boots() {
 	while read -r name smp limit suites append; do
 		case $name in ""|"#"*) continue ;; esac
 		[ "$append" = - ] && append=
-		if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF "$name"; then
+		if [ $# -gt 0 ] && ! in_list "$name" "$@"; then
 			continue
 		fi
 		[[ $smp =~ ^[0-9]+$ && $limit =~ ^[0-9]+$ ]] ||
@@ -124,7 +124,7 @@ select_boot() {
 				want+=(kunit)
 			fi ;;
 		*:*)
-			if printf '%s\n' "${ids[@]}" | grep -qxF -- "$item"; then
+			if in_list "$item" "${ids[@]}"; then
 				found=1
 				want+=("$item")
 			elif [ "$named" = 1 ]; then
@@ -153,10 +153,10 @@ select_boot() {
 		esac
 		[ $found = 1 ] && hit+=("$item")
 	done
-	printf '%s\n' "${want[@]}" | grep -qx kunit && sel+=(kunit)
+	in_list kunit "${want[@]}" && sel+=(kunit)
 	for id in "${ids[@]}" "${extra[@]}"; do
-		printf '%s\n' "${want[@]}" "${extra[@]}" | grep -qxF -- "$id" || continue
-		printf '%s\n' "${sel[@]}" | grep -qxF -- "$id" || sel+=("$id")
+		in_list "$id" "${want[@]}" "${extra[@]}" || continue
+		in_list "$id" "${sel[@]}" || sel+=("$id")
 	done
 }
 
@@ -168,7 +168,7 @@ select_boot() {
 check_selection() {
 	local words item c name
 	for name in ${BOOTS:-}; do
-		plan_boots | cut -f1 | grep -qxF -- "$name" ||
+		grep -qxF -- "$name" <<<"$(plan_boots | cut -f1)" ||
 			die "BOOTS: no boot '$name' in ${PLAN_BOOTS:-plan/boots}"
 	done
 	words=$(plan_boots | cut -f4 | tr ',' '\n' | sed 's/^-//; s/:.*//; s/-extended$//' | sort -u)
@@ -216,7 +216,7 @@ expand() {
 		esac
 	done
 	for w in "${ids[@]}"; do
-		printf '%s\n' "${drop[@]}" | grep -qxF "$w" || echo "$w"
+		in_list "$w" "${drop[@]}" || echo "$w"
 	done
 }
 

@@ -40,7 +40,7 @@ RESULTS=
 # skew_qemu: with APPEND=th.skew=... or th.invtsc (make run, make boot,
 # make bench), the QEMU of scripts/qemu-skew.sh, built or found in its cache.
 skew_qemu() {
-	needs "${APPEND:-}" | grep -qx qemu-skew || return 0
+	grep -qx qemu-skew <<<"$(needs "${APPEND:-}")" || return 0
 	QEMU_SKEW_BIN=$("$S/qemu-skew.sh" | tail -n 1) ||
 		die "the QEMU of th.skew and th.invtsc did not build (scripts/qemu-skew.sh)"
 	export QEMU_SKEW_BIN
