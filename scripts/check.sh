@@ -214,7 +214,7 @@ mapfile -t exports < <(g diff "$BASE_TAG" HEAD | sed -n -E 's/^\+EXPORT_SYMBOL(_
 # (-v, which lists what it documents, also warns of more than the plain
 # run above compares with the base, so it is a run of its own.)
 (cd "$full" && scripts/kernel-doc -none -v "${docs[@]}") 2>&1 |
-	sed -n -E 's/.*info: Scanning doc for (function|struct|enum|union|typedef) ([A-Za-z0-9_]+)$/\2/p' >"$tmp/kdoc-names"
+	sed -n -E 's/.*[Ii]nfo: ([^ ]+ )?Scanning doc for (function|struct|enum|union|typedef) ([A-Za-z0-9_]+)$/\3/p' >"$tmp/kdoc-names"
 for e in "${exports[@]}"; do
 	grep -qx "$e" "$tmp/kdoc-names" || bad "exported $e has no kernel-doc comment"
 done

@@ -70,6 +70,8 @@ typedef unsigned int gfp_t;
 #define __always_inline		inline __attribute__((__always_inline__))
 #endif
 #define noinline		__attribute__((__noinline__))
+/* The kernel's function tracer is not here: nothing to turn off. */
+#define notrace
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define ____cacheline_aligned_in_smp	__attribute__((__aligned__(SMP_CACHE_BYTES)))
