@@ -436,7 +436,7 @@ fi
 # pipeline fails as if nothing matched (plan.sh dropped a selected test
 # so, once in a loaded run).  Test a string with <<<, or in_list.
 pg=""
-for f in "$TOP"/scripts/*.sh "$TOP"/scripts/*.py "$TOP"/tests/*.sh "$TOP"/.ci/run "$TOP"/harness; do
+for f in "$TOP"/scripts/*.sh "$TOP"/tests/*.sh "$TOP"/.ci/run "$TOP"/harness; do
 	[ -f "$f" ] && grep -q pipefail "$f" || continue
 	pg+=$(grep -nE '(^|[^|])\|[[:space:]]*grep[[:space:]]+(-[[:alnum:]]*q|--quiet)' "$f" |
 		grep -vE '^[0-9]+:[[:space:]]*#' | sed "s|^|[${f#"$TOP"/}:|; s|\$|] |" || true)
