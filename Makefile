@@ -17,7 +17,7 @@ S := scripts
 # $(call status,COMMAND): COMMAND, its status kept for ./harness.
 status = $(1); st=$$?; [ -z "$$HARNESS_STATUS" ] || echo $$st >"$$HARNESS_STATUS"; exit $$st
 
-.PHONY: all run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff clean distclean help
+.PHONY: all run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check squash check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff clean distclean help
 
 all: help
 
@@ -40,6 +40,8 @@ Targets:
   make tree            build/linux: the base with the series applied (git am)
   make export          write build/linux's commits back to patches/
   make series-check    fail when build/linux holds work that patches/ lacks
+  make squash          fold build/linux's fixup! commits into theirs (rebase),
+                       move the posting tags, keep unchanged files' mtimes
   make backport-diff   per mainline (7.2) patch, how the 6.12 and 6.1 backports' code differs (patches/ only)
   make check           checkpatch, apply, bisect-build the series (x86, ia64, arm), syscall tables, kernel-doc, defconfigs
   make ia64            cross-build the series for IA64 and check the fastcalls (no emulator)
@@ -142,6 +144,9 @@ export:
 
 series-check:
 	@$(call status,$(S)/tree.sh series-check)
+
+squash:
+	@$(call status,$(S)/tree.sh squash)
 
 # Reads patches/ alone: no deps, no tree.
 backport-diff:

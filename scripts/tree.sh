@@ -6,6 +6,7 @@
 #   tree.sh sync          like tree, for run/test: reuse a tree that matches
 #   tree.sh export        write the commits above the base back to patches/
 #   tree.sh series-check  fail when build/linux holds work patches/ lacks
+#   tree.sh squash        fold fixup! commits into theirs, keeping mtimes
 #   tree.sh base-tree     make build/base, the unpatched base worktree
 #   tree.sh base-info     print the recorded base
 #   tree.sh series-list   the patches SERIES selects, as patches/series has them
@@ -302,31 +303,79 @@ export_hash() {
 	rm -rf "$tmp"
 }
 
-# reapply: build/linux back to the base, then the selected postings.  A
-# file the series touches comes back with the content it had when its
-# mtime is put back too, so that patches/ changed in their messages alone
-# rebuild nothing (each kernel flavour would otherwise rebuild most of
-# itself for a new clocksource.h).
+# save_mtimes REV: for each file REV changed above the base, its blob in
+# REV, its mtime and its name; restore_mtimes puts the mtime back on the
+# files whose blob HEAD still has.  Around a rewrite of the commits, the
+# files it did not change keep their mtimes, so the kernel builds stay
+# incremental (each flavour would otherwise rebuild most of itself for a
+# new clocksource.h).  Only for a clean tree: an edited file's mtime is
+# not its commit's.
+save_mtimes() {
+	local f
+	g diff --name-only --no-renames "$BASE_TAG" "$1" | while IFS= read -r f; do
+		[ -f "$SRC/$f" ] || continue
+		printf '%s %s %s\n' "$(g rev-parse "$1:$f")" "$(stat -c %.9Y "$SRC/$f")" "$f"
+	done
+}
+
+restore_mtimes() {
+	local blob mtime f
+	while read -r blob mtime f; do
+		[ -f "$SRC/$f" ] && [ "$(g rev-parse -q --verify "HEAD:$f")" = "$blob" ] &&
+			touch -m -d "@$mtime" "$SRC/$f"
+	done
+}
+
+# reapply: build/linux back to the base, then the selected postings, with
+# the mtimes of the files whose content comes back unchanged: patches/
+# changed in their messages alone rebuild nothing.
 reapply() {
-	local old f blob mtime kept
+	local old kept
 	kept=$(mktemp)
 	g am --abort >/dev/null 2>&1 || true
 	old=$(g rev-parse -q --verify HEAD) || old=
-	# Only a clean tree: an edited file's mtime is not its commit's.
 	if [ -n "$old" ] && [ -z "$(g status --porcelain --untracked-files=no)" ]; then
-		g diff --name-only --no-renames "$BASE_TAG" "$old" | while IFS= read -r f; do
-			[ -f "$SRC/$f" ] || continue
-			printf '%s %s %s\n' "$(g rev-parse "$old:$f")" "$(stat -c %.9Y "$SRC/$f")" "$f"
-		done >"$kept"
+		save_mtimes "$old" >"$kept"
 	fi
 	g reset -q --hard "$BASE_TAG"
 	g clean -q -fdx
 	apply_series
-	while read -r blob mtime f; do
-		[ -f "$SRC/$f" ] && [ "$(g rev-parse -q --verify "HEAD:$f")" = "$blob" ] &&
-			touch -m -d "@$mtime" "$SRC/$f"
-	done <"$kept"
+	restore_mtimes <"$kept"
 	rm -f "$kept"
+}
+
+# squash: fold the fixup! and squash! commits of build/linux into the
+# commits they name (git rebase --autosquash on the base), move each
+# posting's tag to its last commit again (found by subject), and keep the
+# mtimes of the files the rewrite did not change.  Then make export.
+cmd_squash() {
+	require_tree
+	[ -z "$(g status --porcelain --untracked-files=no)" ] ||
+		die "build/linux has uncommitted changes: commit them first (git commit --fixup=COMMIT)"
+	local kept d t subj new
+	local -A tag_subj=()
+	kept=$(mktemp)
+	save_mtimes HEAD >"$kept"
+	for d in $(selected_postings); do
+		t=$(posting_tag "$d")
+		g rev-parse -q --verify "$t^{commit}" >/dev/null &&
+			tag_subj[$t]=$(g log -1 --format=%s "$t")
+	done
+	if ! GIT_SEQUENCE_EDITOR=: g rebase -q -i --autosquash "$BASE_TAG" >"$LOGS/squash.log" 2>&1; then
+		sed 's/^/  | /' "$LOGS/squash.log" | tail -n 15 >&2
+		rm -f "$kept"
+		die "squash: the rebase stopped (a conflict?): resolve it in build/linux and git rebase --continue, then make squash again (it moves the posting tags), or git rebase --abort"
+	fi
+	restore_mtimes <"$kept"
+	rm -f "$kept"
+	for t in "${!tag_subj[@]}"; do
+		subj=${tag_subj[$t]}
+		new=$(g log --format='%H %s' "$BASE_TAG..HEAD" |
+		      awk -v s="$subj" 'substr($0, 42) == s { print $1; exit }')
+		[ -n "$new" ] || die "squash: no commit with the subject of $t ($subj) after the rebase"
+		g tag -f "$t" "$new" >/dev/null
+	done
+	msg "squash: $(g rev-list --count "$BASE_TAG..HEAD") commits above the base; now make export"
 }
 
 # sync: bring build/linux to patches/, keeping the tree (and the kernel's
@@ -410,7 +459,8 @@ tree|sync) mkdir -p "$LOGS"; cmd_sync ;;
 series-list) series_list ;;
 export) cmd_export ;;
 series-check) cmd_series_check ;;
+squash) cmd_squash ;;
 base-tree) cmd_base_tree ;;
 base-info) cat "$BUILD/base.txt" ;;
-*) die "usage: tree.sh tree|sync|export|series-check|series-list|base-tree|base-info" ;;
+*) die "usage: tree.sh tree|sync|export|series-check|squash|series-list|base-tree|base-info" ;;
 esac
