@@ -119,6 +119,22 @@ sed -i 's/^Subject: \(.*\)time: Add c$/Subject: \1time: Add c, reworded/' "$PATC
 	[ "$(stat -c %Y "$C")" = 1000000000 ] && [ "$(gl log -1 --format=%s)" = "time: Add c, reworded" ]
 check sync-keeps-mtimes $? "a.c $(stat -c %Y "$A"), c.c $(stat -c %Y "$C"), HEAD '$(gl log -1 --format=%s)'"
 
+# squash folds a fixup into the commit it names: the postings' tags
+# follow their rewritten commits, a file the rebase leaves unchanged
+# keeps its mtime, and the export is in sync again.
+touch -m -d @1000000000 "$A" "$C"
+echo 'int d;' >>"$A"
+gl -c user.name=T -c user.email=t@t commit -qa --fixup=posting/1-core >/dev/null
+out=$("$T" squash 2>&1)
+[ $? -eq 0 ] && [ "$(gl rev-list --count base..HEAD)" = 2 ] &&
+	! gl log --format=%s base..HEAD | grep -q '^fixup!' &&
+	[ "$(gl log -1 --format=%s posting/1-core)" = "time: Add b" ] &&
+	[ "$(gl rev-parse posting/1-core)" = "$(gl rev-parse HEAD~1)" ] &&
+	[ "$(gl show posting/1-core:kernel/time/a.c | tail -n 1)" = "int d;" ] &&
+	[ "$(stat -c %Y "$C")" = 1000000000 ] &&
+	"$T" export >/dev/null 2>&1 && "$T" series-check >/dev/null 2>&1
+check squash $? "$out; $(gl log --oneline base..HEAD | tr '\n' ' '); tag $(gl log -1 --format=%s posting/1-core 2>&1); c.c $(stat -c %Y "$C")"
+
 # A patch that does not apply names itself and the base.
 sed -i 's/^ int a;/ int z;/' "$PATCHES/1-core/0001-time-Add-b.patch"
 rm -rf "$BUILD/linux"
