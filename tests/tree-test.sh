@@ -127,7 +127,7 @@ echo 'int d;' >>"$A"
 gl -c user.name=T -c user.email=t@t commit -qa --fixup=posting/1-core >/dev/null
 out=$("$T" squash 2>&1)
 [ $? -eq 0 ] && [ "$(gl rev-list --count base..HEAD)" = 2 ] &&
-	! gl log --format=%s base..HEAD | grep -q '^fixup!' &&
+	[ -z "$(gl log --format=%s --grep='^fixup!' base..HEAD)" ] &&
 	[ "$(gl log -1 --format=%s posting/1-core)" = "time: Add b" ] &&
 	[ "$(gl rev-parse posting/1-core)" = "$(gl rev-parse HEAD~1)" ] &&
 	[ "$(gl show posting/1-core:kernel/time/a.c | tail -n 1)" = "int d;" ] &&
