@@ -459,7 +459,7 @@ tree|sync) mkdir -p "$LOGS"; cmd_sync ;;
 series-list) series_list ;;
 export) cmd_export ;;
 series-check) cmd_series_check ;;
-squash) cmd_squash ;;
+squash) mkdir -p "$LOGS"; cmd_squash ;;
 base-tree) cmd_base_tree ;;
 base-info) cat "$BUILD/base.txt" ;;
 *) die "usage: tree.sh tree|sync|export|series-check|squash|series-list|base-tree|base-info" ;;
