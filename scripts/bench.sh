@@ -219,6 +219,6 @@ cmd="make bench"
 [ "$quick" = 1 ] && cmd="BENCH_QUICK=1 $cmd"
 python3 "$TOP/scripts/bench-report.py" --raw "$raw" --out "$res" \
 	--command "$cmd (N=$N SMP=$SMP MODES=\"$MODES\")" \
-	--qemu "$(qemu-system-x86_64 --version | head -n 1), TCG" \
+	--qemu "$(qemu-system-x86_64 --version | sed -n 1p), TCG" \
 	--quick "$quick" --date "$started"
 msg "bench: done in $((SECONDS - t0)) s: $res/bench.md"

@@ -102,11 +102,11 @@ arm_toolchain() {
 
 [ -d "$SRC/.git" ] || die "no $SRC: run make tree"
 arm_toolchain
-msg "arm: $("$ARM_CACHE/bin/arm-linux-gnueabi-gcc" --version | head -n 1)"
+msg "arm: $("$ARM_CACHE/bin/arm-linux-gnueabi-gcc" --version | sed -n 1p)"
 
 # The commits, fixed once: $SRC may move (a rebase) while this runs.
 head=$(g rev-parse --verify "${ARM_CHECK_HEAD:-HEAD}^{commit}")
-from=$(g rev-parse --verify "${ARM_CHECK_FROM:-$(g rev-list --reverse "$BASE_TAG..$head" | head -n 1)}^{commit}")
+from=$(g rev-parse --verify "${ARM_CHECK_FROM:-$(g rev-list --reverse "$BASE_TAG..$head" | sed -n 1p)}^{commit}")
 n=$(g rev-list --count "$BASE_TAG..$head")
 i=$(g rev-list --count "$BASE_TAG..$from^")
 mapfile -t commits < <(g rev-list --reverse "$from^..$head")

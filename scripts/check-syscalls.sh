@@ -138,7 +138,7 @@ cross_unpack() {
 	exec 8>"$dir.lock" || return 1
 	flock 8 || return 1
 	if gcc_works "$dir/bin" "$t"; then exec 8>&-; return 0; fi
-	libgcc=$(apt-cache depends "gcc-12-$t" 2>/dev/null | sed -n 's/^ *Depends: \(libgcc-12-dev-[a-z0-9]*-cross\)$/\1/p' | head -n 1)
+	libgcc=$(apt-cache depends "gcc-12-$t" 2>/dev/null | sed -n 's/^ *Depends: \(libgcc-12-dev-[a-z0-9]*-cross\)$/\1/p' | sed -n 1p)
 	debs=("gcc-12-$t" "cpp-12-$t" ${libgcc:+"$libgcc"})
 	work=$(mktemp -d "$dir.new.XXXXXX") && [ -n "$work" ] && [ -d "$work" ] || return 1
 	msg "check-syscalls: unpacking ${debs[*]} into $dir"
@@ -190,7 +190,7 @@ cross_gcc() {
 	if [ "$t" = arm-linux-gnueabi ] && gcc_works "$ARM_CACHE/bin" "$t"; then
 		echo "$ARM_CACHE/bin"; return 0
 	fi
-	conflicts=$(apt-cache show "gcc-12-$t" 2>/dev/null | sed -n 's/^Conflicts: //p' | head -n 1)
+	conflicts=$(apt-cache show "gcc-12-$t" 2>/dev/null | sed -n 's/^Conflicts: //p' | sed -n 1p)
 	if ! grep -qw gcc-multilib <<<"$conflicts" ||
 	   ! installed gcc-multilib; then
 		install_missing "gcc-$t" && gcc_works /usr/bin "$t" && { echo /usr/bin; return 0; }
@@ -341,7 +341,7 @@ for entry in "${ARCH_LIST[@]}"; do
 	rm -f "$obj"/.tmp_missing-syscalls*
 	if ! sc_make "$SRC" "$obj" V=1 -j"$JOBS" prepare0 >"$log.log" 2>&1; then
 		echo "  $name: ERROR: make prepare0 failed (log $log.log):"
-		grep -E 'error|Error' "$log.log" | head -n 5 | sed 's/^/      /'
+		grep -E 'error|Error' "$log.log" | sed -n 1,5p | sed 's/^/      /'
 		errors+=("$name")
 		continue
 	fi

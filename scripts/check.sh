@@ -62,7 +62,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; g worktree remove --force "$BUILD/check-wt" >/dev/null 2>&1 || true' EXIT
 "$TOP/scripts/tree.sh" export >/dev/null
 [ -z "$(git -C "$TOP" status --porcelain -- patches)" ] ||
-	bad "make export of an unchanged tree rewrote patches/ ($(git -C "$TOP" status --porcelain -- patches | head -n 3 | tr '\n' ' '))"
+	bad "make export of an unchanged tree rewrote patches/ ($(git -C "$TOP" status --porcelain -- patches | sed -n 1,3p | tr '\n' ' '))"
 
 step "the series applies with patch -p1 and gives the tree git am gave"
 wt=$BUILD/check-wt
@@ -123,7 +123,7 @@ fi
 # The ia64 cross build (scripts/ia64.sh) of every prefix from the first
 # patch that touches arch/ia64 on, when the cross compiler is cached
 # (scripts/ia64-toolchain.sh builds it; CHECK_IA64=0 skips this).
-first_ia64=$(g log --reverse --format=%H "$BASE_TAG"..HEAD -- arch/ia64 | head -n 1)
+first_ia64=$(g log --reverse --format=%H "$BASE_TAG"..HEAD -- arch/ia64 | sed -n 1p)
 if [ "${CHECK_IA64:-1}" = 1 ] && [ -n "$first_ia64" ]; then
 	if [ ! -x "$IA64_CACHE/bin/ia64-linux-gnu-gcc" ]; then
 		step "ia64 prefixes: skipped, no cached cross compiler (run make ia64 once)"

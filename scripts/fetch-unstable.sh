@@ -32,7 +32,7 @@ if ! private_apt_fresh "$apt_dir"; then
 		die "base: apt-get update of Debian unstable failed (log $log)"
 	fi
 fi
-want=$(apt-cache "${APT_OPTS[@]}" show "$BASE_PKG" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1)
+want=$(apt-cache "${APT_OPTS[@]}" show "$BASE_PKG" 2>/dev/null | sed -n 's/^Version: //p' | sed -n 1p)
 [ -n "$want" ] || die "base: Debian unstable has no $BASE_PKG"
 if [ -f "$BASE_TARBALL" ] && [ "$(cat "$pkg_dir/version" 2>/dev/null)" = "$want" ]; then
 	exit 0
@@ -42,7 +42,7 @@ msg "base: downloading $BASE_PKG $want from Debian unstable"
 rm -rf "$pkg_dir" && mkdir -p "$pkg_dir"
 (cd "$pkg_dir" && run_logged "$log.download" apt-get "${APT_OPTS[@]}" download -q "$BASE_PKG=$want") ||
 	die "base: apt-get download $BASE_PKG=$want failed (log $log.download)"
-deb=$(find "$pkg_dir" -maxdepth 1 -name "${BASE_PKG}_*.deb" | head -n 1)
+deb=$(find "$pkg_dir" -maxdepth 1 -name "${BASE_PKG}_*.deb" | sed -n 1p)
 [ -n "$deb" ] || die "base: no .deb of $BASE_PKG in $pkg_dir"
 dpkg-deb --fsys-tarfile "$deb" | tar -C "$pkg_dir" -x "./usr/src/$BASE_PKG.tar.xz" ||
 	die "base: $deb holds no usr/src/$BASE_PKG.tar.xz"

@@ -36,7 +36,7 @@ if ia64_cached; then
 fi
 
 "$TOP/scripts/deps.sh" "${IA64_PKGS[@]}"
-tarball=$(ls /usr/src/gcc-12/gcc-*.tar.xz | head -n 1)
+tarball=$(ls /usr/src/gcc-12/gcc-*.tar.xz | sed -n 1p)
 [ -f "$tarball" ] || die "no gcc tarball in /usr/src/gcc-12 (gcc-12-source)"
 
 work=$BUILD/ia64-gcc

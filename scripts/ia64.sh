@@ -78,7 +78,7 @@ for o in "${objs[@]}"; do [ -f "$obj/$o" ] && built=$((built + 1)); done
 if [ -z "$warned" ]; then
 	record warnings pass "$built objects of touched files rebuilt, no warning" "$log"
 else
-	record warnings fail "$(printf '%s\n' "$warned" | head -n 5 | tr '\n' ' ')" "$log"
+	record warnings fail "$(printf '%s\n' "$warned" | sed -n 1,5p | tr '\n' ' ')" "$log"
 fi
 
 # sparse on the C files of the touched objects that this config builds,
@@ -119,7 +119,7 @@ old=$(touched_warnings "$log.sparse-base" "${touched[@]}" | grep -c . || true)
 if [ -z "$new" ]; then
 	record sparse pass "${#cobjs[@]} files, no warning added ($old of the base's own)" "$log.sparse"
 else
-	record sparse fail "added: $(printf '%s\n' "$new" | head -n 5 | tr '\n' ' ')" "$log.sparse"
+	record sparse fail "added: $(printf '%s\n' "$new" | sed -n 1,5p | tr '\n' ' ')" "$log.sparse"
 fi
 
 msg "ia64: checking the fastcalls on the disassembly"

@@ -134,7 +134,7 @@ run_logged() {
 		printf 'error: command failed: %s\n' "$*" >&2
 		printf 'error: full log: %s\n' "$log" >&2
 		{ grep -E '(error|Error|ERROR|No rule|undefined reference|fatal)' "$log" |
-			grep -v '^make\[[0-9]*\]: \*\*\* \[' | head -n 20
+			grep -v '^make\[[0-9]*\]: \*\*\* \[' | sed -n 1,20p
 		  echo '--- last lines ---'
 		  tail -n 8 "$log"; } | sed 's/^/  | /' >&2
 		return 1
@@ -409,7 +409,7 @@ kernel_config_key() {
 		git -C "$src" diff HEAD -- ':(glob)**/Kconfig*' \
 			':(glob)**/*.config' scripts/kconfig || return 1
 		cat "$@"
-		gcc --version | head -n 1
+		gcc --version | sed -n 1p
 	} | sha256sum | cut -d' ' -f1
 }
 

@@ -55,7 +55,7 @@ fi
 (cd "$src_dir" && run_logged "$log.apt-source" \
 	apt-get "${APT_OPTS[@]}" source --download-only -q qemu) ||
 	die "qemu-skew: apt-get source qemu failed"
-dsc=$(ls -t "$src_dir"/qemu_*.dsc | head -n 1)
+dsc=$(ls -t "$src_dir"/qemu_*.dsc | sed -n 1p)
 version=$(sed -n 's/^Version: //p' "$dsc")
 
 # build_qemu WORK: the source package unpacked and patched in WORK/src,

@@ -39,7 +39,7 @@ make_base() {
 	mkdir -p "$BUILD/unpack"
 	msg "base: unpacking (about 15 s)"
 	tar -C "$BUILD/unpack" -xf "$BASE_TARBALL"
-	tmp=$(find "$BUILD/unpack" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	tmp=$(find "$BUILD/unpack" -mindepth 1 -maxdepth 1 -type d | sed -n 1p)
 	[ -f "$tmp/Makefile" ] || die "$BASE_TARBALL holds no kernel tree"
 	mv "$tmp" "$SRC"
 	rm -rf "$BUILD/unpack"
@@ -112,7 +112,7 @@ apply_series() {
 			[ -f "$PATCHES/$p" ] || die "patches/series names $p, which is not in patches/"
 			if ! g am -q --no-3way "$PATCHES/$p" >"$LOGS/am.log" 2>&1; then
 				g am --abort >/dev/null 2>&1 || true
-				sed 's/^/  | /' "$LOGS/am.log" | head -n 15 >&2
+				sed 's/^/  | /' "$LOGS/am.log" | sed -n 1,15p >&2
 				die "patch $p does not apply to base $base_info"
 			fi
 			n=$((n + 1))
@@ -127,7 +127,7 @@ apply_series() {
 # machine's base differs (the patches may still apply).
 check_cover_base() {
 	local want have
-	want=$(sed -n 's/^base-commit: //p' "$PATCHES/${POSTINGS[0]}/0000-cover-letter.patch" 2>/dev/null | head -n 1)
+	want=$(sed -n 's/^base-commit: //p' "$PATCHES/${POSTINGS[0]}/0000-cover-letter.patch" 2>/dev/null | sed -n 1p)
 	have=$(g rev-parse "$BASE_TAG")
 	[ -z "$want" ] || [ "$want" = "$have" ] ||
 		warn "the series was made on base-commit $want, this base is $have ($(sed -n 's/^debian_package=//p' "$BUILD/base.txt"))"
@@ -199,7 +199,7 @@ cover_letter() {
 	subject="Time interpolator for Linux $BASE ($d)"
 	blurb="*** Describe the posting here. ***"
 	if [ -f "$old" ]; then
-		subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$old" | head -n 1)
+		subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$old" | sed -n 1p)
 		rcpt=$(awk '/^$/ {exit} /^(To|Cc): / {print}' "$old")
 		# The text: from the first blank line after the headers to the
 		# shortlog ("Name (N):"), the diffstat, or base-commit.
@@ -239,7 +239,7 @@ tree_delta() {
 	if [ -d "$SRC/.git/rebase-apply" ] || [ -d "$SRC/.git/rebase-merge" ]; then
 		echo "build/linux: a git am or rebase is in progress"
 	fi
-	st=$(g status --porcelain | head -n 20)
+	st=$(g status --porcelain | sed -n 1,20p)
 	[ -z "$st" ] || printf 'build/linux: uncommitted changes:\n%s\n' "$st"
 	tmp=$(mktemp -d)
 	export_to "$tmp"
@@ -321,8 +321,9 @@ save_mtimes() {
 restore_mtimes() {
 	local blob mtime f
 	while read -r blob mtime f; do
-		[ -f "$SRC/$f" ] && [ "$(g rev-parse -q --verify "HEAD:$f")" = "$blob" ] &&
+		if [ -f "$SRC/$f" ] && [ "$(g rev-parse -q --verify "HEAD:$f")" = "$blob" ]; then
 			touch -m -d "@$mtime" "$SRC/$f"
+		fi
 	done
 }
 
@@ -371,7 +372,7 @@ cmd_squash() {
 	for t in "${!tag_subj[@]}"; do
 		subj=${tag_subj[$t]}
 		new=$(g log --format='%H %s' "$BASE_TAG..HEAD" |
-		      awk -v s="$subj" 'substr($0, 42) == s { print $1; exit }')
+		      awk -v s="$subj" '!n && substr($0, 42) == s { print $1; n = 1 }')
 		[ -n "$new" ] || die "squash: no commit with the subject of $t ($subj) after the rebase"
 		g tag -f "$t" "$new" >/dev/null
 	done

@@ -119,6 +119,14 @@ sed -i 's/^Subject: \(.*\)time: Add c$/Subject: \1time: Add c, reworded/' "$PATC
 	[ "$(stat -c %Y "$C")" = 1000000000 ] && [ "$(gl log -1 --format=%s)" = "time: Add c, reworded" ]
 check sync-keeps-mtimes $? "a.c $(stat -c %Y "$A"), c.c $(stat -c %Y "$C"), HEAD '$(gl log -1 --format=%s)'"
 
+# A pull changed the last file of the series (c.c): its old mtime is not
+# restored, and the files before it keep theirs; sync still succeeds.
+sed -i 's/^+int c2;/+int c3;/' "$PATCHES/2-ia64/0001-time-Add-c.patch"
+out=$("$T" sync 2>&1)
+[ $? -eq 0 ] && [ "$(cat "$C")" = 'int c3;' ] && [ "$(stat -c %Y "$C")" != 1000000000 ] &&
+	[ "$(stat -c %Y "$A")" = 1000000000 ]
+check sync-last-changed $? "$out; a.c $(stat -c %Y "$A"), c.c $(stat -c %Y "$C"): $(cat "$C")"
+
 # squash folds a fixup into the commit it names: the postings' tags
 # follow their rewritten commits, a file the rebase leaves unchanged
 # keeps its mtime, and the export is in sync again.
