@@ -311,7 +311,9 @@ struct clocksource {
 	enum vdso_clock_mode	vdso_clock_mode;
 	int			(*enable)(struct clocksource *cs);
 	void			(*resume)(struct clocksource *cs);
+	u64			(*read_raw)(struct clocksource *cs);
 	bool			read_guarded;	/* 7.2 */
+	u64			max_cpu_skew;	/* 7.2 */
 };
 
 /* 7.2: timekeeping.h's ktime_expiry_to_cycles() names it */
