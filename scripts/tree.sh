@@ -127,7 +127,7 @@ apply_series() {
 # machine's base differs (the patches may still apply).
 check_cover_base() {
 	local want have
-	want=$(sed -n 's/^base-commit: //p' "$PATCHES/${POSTINGS[0]}/0000-cover-letter.patch" 2>/dev/null | sed -n 1p)
+	want=$(sed -n '/^base-commit: /{s///p;q}' "$PATCHES/${POSTINGS[0]}/0000-cover-letter.patch" 2>/dev/null)
 	have=$(g rev-parse "$BASE_TAG")
 	[ -z "$want" ] || [ "$want" = "$have" ] ||
 		warn "the series was made on base-commit $want, this base is $have ($(sed -n 's/^debian_package=//p' "$BUILD/base.txt"))"
@@ -199,7 +199,7 @@ cover_letter() {
 	subject="Time interpolator for Linux $BASE ($d)"
 	blurb="*** Describe the posting here. ***"
 	if [ -f "$old" ]; then
-		subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$old" | sed -n 1p)
+		subject=$(sed -n '/^Subject: \[PATCH[^]]*\] /{s///p;q}' "$old")
 		rcpt=$(awk '/^$/ {exit} /^(To|Cc): / {print}' "$old")
 		# The text: from the first blank line after the headers to the
 		# shortlog ("Name (N):"), the diffstat, or base-commit.
