@@ -8,6 +8,7 @@ not_ok() { n=$((n + 1)); bad=1; echo "not ok $n $*"; }
 check() { what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
 # logged ERE: the kernel log has a line matching ERE.
 logged() { dmesg | grep -qE "$1"; }
+not_logged() { ! logged "$1"; }
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 # need_series: on a kernel without the series (SERIES=none make test) the
 # test has nothing to judge: one skipped result, kselftest's skip status.
