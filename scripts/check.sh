@@ -278,6 +278,13 @@ if [ "${CHECK_FULL:-1}" = 1 ]; then
 	unset ARCH
 
 	step "W=1 and sparse on the touched C files of defconfig, against the base"
+	# A sparse the kernel refuses (its checker-valid.sh) makes C=2 a
+	# warning and no check at all: scripts/sparse.sh finds one it takes.
+	if ! check=$("$TOP/scripts/sparse.sh" | tail -n 1) || [ -z "$check" ]; then
+		bad "no sparse that $SRC accepts: W=1 alone"
+		check=
+	fi
+	echo "  sparse: ${check:-none} ($("${check:-sparse}" --version 2>&1 | sed -n 1p))"
 	obj=$BUILD/kbuild/check-defconfig
 	bobj=$BUILD/kbuild/check-defconfig-base
 	cobjs=() bcobjs=()
@@ -289,11 +296,18 @@ if [ "${CHECK_FULL:-1}" = 1 ]; then
 	# Objects are removed first on both sides: W=1's warnings (and its
 	# kernel-doc run) come only with a compile.
 	for o in "${cobjs[@]}"; do rm -f "$obj/$o" "$bobj/$o"; done
-	x86_make "$full" "$obj" -j"$JOBS" W=1 C=2 "${cobjs[@]}" >"$tmp/w1" 2>&1 ||
+	sparse_args=()
+	[ -z "$check" ] || sparse_args=(C=2 CHECK="$check")
+	x86_make "$full" "$obj" -j"$JOBS" W=1 "${sparse_args[@]}" "${cobjs[@]}" >"$tmp/w1" 2>&1 ||
 		bad "make W=1 C=2 failed on the series' files"
+	# Kbuild only warns when it drops the checker: that is a failure here.
+	! grep -q "specified, but .* is not available" "$tmp/w1" ||
+		bad "Kbuild refused $check: sparse did not run"
+	[ -z "$check" ] || grep -q "^  CHECK " "$tmp/w1" ||
+		bad "no CHECK line in the W=1 C=2 build: sparse did not run"
 	if kconfig x86_make "$BASE_SRC" "$bobj" "$tmp/base.config" defconfig \
 		"$TOP/configs/x86_64-defconfig.config"; then
-		x86_make "$BASE_SRC" "$bobj" -j"$JOBS" W=1 C=2 "${bcobjs[@]}" >"$tmp/w1-base" 2>&1 || true
+		x86_make "$BASE_SRC" "$bobj" -j"$JOBS" W=1 "${sparse_args[@]}" "${bcobjs[@]}" >"$tmp/w1-base" 2>&1 || true
 	else
 		bad "configuring the base failed"
 	fi
