@@ -30,7 +30,9 @@
 #   - the whole series builds x86_64 allnoconfig and defconfig, and i386
 #     defconfig (the defconfigs plus KUnit and the series' suites), with
 #     no warning in the touched files, and W=1 and sparse (C=2) add none
-#     to those files against the base.
+#     to those files against the base; the sparse is one the kernel's
+#     Kbuild accepts (scripts/sparse.sh), and a run where Kbuild drops
+#     it fails.
 # SERIES=core checks the first posting alone (build/linux then holds it
 # alone: make tree follows SERIES).
 # CHECK_BISECT=0 skips the x86 prefix builds (a few minutes a patch);
