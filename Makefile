@@ -17,7 +17,7 @@ S := scripts
 # $(call status,COMMAND): COMMAND, its status kept for ./harness.
 status = $(1); st=$$?; [ -z "$$HARNESS_STATUS" ] || echo $$st >"$$HARNESS_STATUS"; exit $$st
 
-.PHONY: all run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check squash check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff clean distclean help
+.PHONY: all run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check squash check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff mutant clean distclean help
 
 all: help
 
@@ -45,6 +45,7 @@ Targets:
   make backport-diff   per mainline (7.2) patch, how the 6.12 and 6.1 backports' code differs (patches/ only)
   make check           checkpatch, apply, bisect-build the series (x86, ia64, arm), syscall tables, kernel-doc, defconfigs
   make ia64            cross-build the series for IA64 and check the fastcalls (no emulator)
+  make mutant          the test of the tests: plan/mutants' kernels (one bug each) must fail their test (BASE=7.2)
   make bench           every figure, guest and host, patched and base on 6.1, 6.12 and 7.2, into results/
   make vdso-bench      time the base and patched vdso64.so on the host (build/bench/vdso-host.md)
   make guard-bench     the interpolator's read path on the host's cores (build/bench/guard-host.md)
@@ -66,6 +67,9 @@ Which kernel (every target):
   V=1                  the builds' output on the terminal, not a progress line every 30 s
   KCONFIG_EXTRA="f.config ..."   more config fragments (configs/ or a path) for the guest kernels
   FORCE=1              make tree, make export: go ahead over work build/linux holds that patches/ lacks
+
+make mutant:
+  M="NAME ..."         only these mutants of plan/mutants (default: every one of this BASE)
 
 make test:
   T="ITEM ..."         run only these, comma- or space-separated: COLLECTION:TEST, a COLLECTION, th:skew-check, kunit
@@ -210,6 +214,9 @@ vdso-bench: deps
 
 guard-bench: deps
 	@$(call status,$(S)/guard-bench.sh)
+
+mutant: deps
+	@$(call status,$(S)/mutant.sh $(M))
 
 ctxsw-bench: deps
 	@$(call status,$(S)/bench-ctxsw.sh)

@@ -35,14 +35,18 @@ ORDER = ["base-default", "base-hpet", "patched-default", "patched-nojitter",
          "patched-nowatchdog", "patched-force", "patched-force-nowatchdog",
          "patched-skew", "patched-hpet", "base612-default", "base612-hpet", "patched612-default",
          "patched612-nojitter", "patched612-hpet", "base72-default", "base72-sockets",
-         "base72-hpet", "patched72-default", "patched72-nojitter", "patched72-sockets",
-         "patched72-hpet"]
+         "base72-nowatchdog", "base72-sockets-nowatchdog", "base72-hpet",
+         "patched72-default", "patched72-nojitter", "patched72-sockets",
+         "patched72-nowatchdog", "patched72-sockets-nowatchdog", "patched72-hpet"]
 KERNEL_LABEL = {"base": "6.1", "patched": "series", "base612": "6.12",
                 "patched612": "series/6.12", "base72": "7.2", "patched72": "series/7.2"}
 # A boot's divisor is its base's unpatched boot of the same mode when the
-# mode is one of these (the guest's topology differs: th.sockets=2), else
-# its base's unpatched default boot.
+# mode is in OWN_DIVISOR (the guest's topology differs: th.sockets=2), or
+# in OWN_IF_BOOTED and the run booted the base so too (7.2's: without the
+# watchdog both kernels keep the TSC), else its base's unpatched default
+# boot.
 OWN_DIVISOR = ("sockets",)
+OWN_IF_BOOTED = ("nowatchdog", "sockets-nowatchdog")
 DESCR = {
     "default": "as booted",
     "nojitter": "nojitter",
@@ -52,6 +56,7 @@ DESCR = {
     "skew": "th.skew=1:-50000 tsc=nowatchdog: vCPU 1's TSC 50 us behind, the guard on",
     "hpet": "clocksource=hpet",
     "sockets": "th.sockets=2: two packages (7.2 distrusts the TSC)",
+    "sockets-nowatchdog": "th.sockets=2 tsc=nowatchdog: two packages, no watchdog",
 }
 # dmt calls drawn in the plot (all of them are in the tables)
 PLOT_CALLS = ["gettimeofday", "clock_gettime(REAL)", "clock_gettime(MONO)",
@@ -148,13 +153,14 @@ def boot_label(name):
     return f"{KERNEL_LABEL.get(kernel, kernel)} {mode}"
 
 
-def base_boot(name):
+def base_boot(name, boots=()):
     """The unpatched boot of a boot's own base that its ratios divide by:
-    that kernel's default boot, or for a mode of OWN_DIVISOR (another
-    topology) its boot of the same mode."""
+    that kernel's default boot, or its boot of the same mode for a mode of
+    OWN_DIVISOR, or of OWN_IF_BOOTED with that boot among @boots."""
     kernel, mode = name.split("-", 1)
     base = "base612" if kernel.endswith("612") else "base72" if kernel.endswith("72") else "base"
-    return f"{base}-{mode if mode in OWN_DIVISOR else 'default'}"
+    own = mode in OWN_DIVISOR or (mode in OWN_IF_BOOTED and f"{base}-{mode}" in boots)
+    return f"{base}-{mode if own else 'default'}"
 
 
 def col_label(col):
@@ -403,7 +409,8 @@ class Run:
     def md_todscale(self, call):
         L = text(f"## todscale: {call}, WALL (s) of N calls a thread, {EMULATED}")
         cpus = sorted({r[0] for b in self.boots for r in self.tods.get((b, call), [])})
-        bases = {base_boot(b): {r[0]: r[1] for r in self.tods.get((base_boot(b), call), [])}
+        bases = {base_boot(b, self.boots):
+                 {r[0]: r[1] for r in self.tods.get((base_boot(b, self.boots), call), [])}
                  for b in self.boots}
         head = ["boot"] + [f"{c} CPU{'s' if c > 1 else ''}" for c in cpus]
         head += ["clocksource after"]
@@ -419,7 +426,7 @@ class Run:
                                      for c in cpus]
             row.append(cs_after(self.out[b].get(f"todscale {call}", [])) or "?")
             if any(bases.values()):
-                base = bases[base_boot(b)]
+                base = bases[base_boot(b, self.boots)]
                 row += [fmt(r[c][1] / base[c], 2) if c in r and base.get(c) else ""
                         for c in (cpus[0], cpus[-1])]
             rows.append(row)
@@ -428,7 +435,9 @@ class Run:
         return L + text("Each cell: WALL (WALL/CPUS), the seed's columns; the last columns are",
                         "WALL over the unpatched kernel's WALL at the same CPU count, on the",
                         "boot's own base (6.1, 6.12 or 7.2), booted as is (a th.sockets=2",
-                        "boot: over that kernel's th.sockets=2 boot, the same topology). Plot:",
+                        "boot: over that kernel's th.sockets=2 boot, the same topology; a",
+                        "7.2 nowatchdog boot: over the base's boot of the same arguments).",
+                        "Plot:",
                         f"[todscale-{call}.png](todscale-{call}.png).")
 
     def md_guard(self):
@@ -459,8 +468,11 @@ class Run:
         pairs += [(x, "base612-default") for x in ("patched612-default",
                                                    "patched612-nojitter")]
         pairs += [(x, "base72-default") for x in ("patched72-default", "patched72-nojitter")]
-        # On two packages, over unpatched 7.2 on two packages.
-        pairs += [("patched72-sockets", "base72-sockets")]
+        # On two packages, over unpatched 7.2 on two packages; without the
+        # watchdog, over unpatched 7.2 without it.
+        pairs += [("patched72-sockets", "base72-sockets"),
+                  ("patched72-nowatchdog", "base72-nowatchdog"),
+                  ("patched72-sockets-nowatchdog", "base72-sockets-nowatchdog")]
         # What 6.12 and 7.2 changed without the series, and the series on
         # each base: as booted, and with the guard on (6.1 as booted, 7.2
         # on two packages).

@@ -30,6 +30,11 @@
 #   patched72 default, nojitter   the posting on mainline 7.2
 #   patched72 sockets, base72 sockets   the same kernels on two packages
 #                      (th.sockets=2: "-smp SMP,sockets=2")
+#   patched72 nowatchdog, base72 nowatchdog, and sockets-nowatchdog (the
+#                      same with th.sockets=2 tsc=nowatchdog): 7.2 without
+#                      TCG's watchdog drop, each over the base's boot of
+#                      the same arguments (on two packages the base still
+#                      gives the TSC up: unsynchronized at boot)
 # 7.2's default is not 6.1's.  7.2 counts the CPU packages before it sets
 # up the TSC, and on TCG's one package its unsynchronized_tsc() trusts
 # the non-constant TSC: unpatched 7.2 keeps the TSC, and the series boots
@@ -76,6 +81,7 @@ else
 	all_modes="patched:default patched:nojitter patched:nowatchdog patched:force patched:force-nowatchdog patched:skew patched:hpet base:default base:hpet"
 	all_modes+=" patched612:default patched612:nojitter base612:default"
 	all_modes+=" patched72:default patched72:nojitter patched72:sockets base72:default base72:sockets"
+	all_modes+=" patched72:nowatchdog base72:nowatchdog patched72:sockets-nowatchdog base72:sockets-nowatchdog"
 fi
 MODES=${MODES:-$all_modes}
 CALLS="clock_gettime gettimeofday syscall"
@@ -98,7 +104,8 @@ append_of() {
 	force-nowatchdog) echo "time_interpolator.jitter=force tsc=nowatchdog" ;;
 	skew) echo "th.skew=1:-50000 tsc=nowatchdog" ;;
 	sockets) echo "th.sockets=2" ;;
-	*) die "bench: unknown mode $1 (default nojitter nowatchdog force force-nowatchdog skew hpet sockets)" ;;
+	sockets-nowatchdog) echo "th.sockets=2 tsc=nowatchdog" ;;
+	*) die "bench: unknown mode $1 (default nojitter nowatchdog force force-nowatchdog skew hpet sockets sockets-nowatchdog)" ;;
 	esac
 }
 # The base and SERIES of a kernel of MODES.
@@ -110,7 +117,7 @@ for m in $MODES; do
 	esac
 	append_of "${m#*:}" >/dev/null
 	# QEMU wants the vCPUs split evenly over the packages.
-	[ "${m#*:}" != sockets ] || [ $((SMP % 2)) = 0 ] ||
+	[[ ${m#*:} != sockets* ]] || [ $((SMP % 2)) = 0 ] ||
 		die "bench: $m: th.sockets=2 wants an even SMP, not $SMP"
 done
 

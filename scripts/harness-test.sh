@@ -134,6 +134,25 @@ verdict rerun-panic 1 "1 passed, 4 failed, 0 skipped, 0 xfail, 0 wrong-clocksour
 	has rerun-panic '    rerun: make test BOOTS=default' \
 		'    rerun: make test BOOTS=default T=timers:posix_timers' &&
 	record rerun-panic pass ""
+# plan/mutants: each mutant has its diff, its boot is in plan/boots, and
+# that boot runs its test (named there, or its collection and not left
+# out); else make mutant would boot a mutant that nothing judges.
+mt=""
+while read -r name _ boot expect; do
+	[ -f "$TOP/plan/mutants.d/$name.diff" ] || mt+="$name: no plan/mutants.d/$name.diff; "
+	suites=$(awk -v b="$boot" '!/^#/ && $1 == b { print $4 }' "$TOP/plan/boots")
+	if [ -z "$suites" ]; then
+		mt+="$name: no boot $boot in plan/boots; "
+	elif ! in_list "$expect" ${suites//,/ } &&
+	     { ! in_list "${expect%%:*}" ${suites//,/ } || in_list "-$expect" ${suites//,/ }; }; then
+		mt+="$name: boot $boot does not run $expect; "
+	fi
+done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/plan/mutants")
+if [ -n "$mt" ]; then
+	record plan-mutants fail "$mt"
+else
+	record plan-mutants pass ""
+fi
 # The background steps are rerun by their make targets, a boot of
 # plan/boots-long by make test-long, one of another plan with PLAN_BOOTS.
 long=$(awk '!/^#/ && NF {print $1; exit}' "$TOP/plan/boots-long")
