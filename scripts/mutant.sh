@@ -32,12 +32,11 @@ mapfile -t rows < <(awk -v base="$BASE" '
 	NF != 4 { printf "bad line %d: %s\n", NR, $0 > "/dev/stderr"; bad = 1; next }
 	$2 == base { print $1, $3, $4 }
 	END { exit bad }' "$plan") || die "mutant: $plan has bad lines"
-if [ $# -gt 0 ]; then
-	for n in "$@"; do
-		printf '%s\n' "${rows[@]}" | awk -v n="$n" '$1 == n { f = 1 } END { exit !f }' ||
-			die "mutant: no mutant $n for BASE=$BASE in $plan"
-	done
-fi
+names=()
+for row in "${rows[@]}"; do names+=("${row%% *}"); done
+for n in "$@"; do
+	in_list "$n" "${names[@]}" || die "mutant: no mutant $n for BASE=$BASE in $plan"
+done
 [ ${#rows[@]} -gt 0 ] || { msg "mutant: no mutant for BASE=$BASE in $plan"; exit 0; }
 
 "$S/build-kernel.sh" patched
