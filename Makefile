@@ -69,7 +69,7 @@ Which kernel (every target):
   FORCE=1              make tree, make export: go ahead over work build/linux holds that patches/ lacks
 
 make mutant:
-  M="NAME ..."         only these mutants of plan/mutants (default: every one of this BASE)
+  MUTANTS="NAME ..."   only these mutants of plan/mutants (default: every one of this BASE)
 
 make test:
   T="ITEM ..."         run only these, comma- or space-separated: COLLECTION:TEST, a COLLECTION, th:skew-check, kunit
@@ -216,7 +216,7 @@ guard-bench: deps
 	@$(call status,$(S)/guard-bench.sh)
 
 mutant: deps
-	@$(call status,$(S)/mutant.sh $(M))
+	@$(call status,$(S)/mutant.sh $(MUTANTS))
 
 ctxsw-bench: deps
 	@$(call status,$(S)/bench-ctxsw.sh)

@@ -23,6 +23,8 @@ set -euo pipefail
 
 S=$TOP/scripts
 plan=$TOP/plan/mutants
+# Kbuild reads M= from the environment as an external module's directory.
+unset M
 out=$BUILD/mutants
 mkdir -p "$out" "$LOGS"
 
