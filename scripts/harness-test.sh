@@ -134,15 +134,15 @@ verdict rerun-panic 1 "1 passed, 4 failed, 0 skipped, 0 xfail, 0 wrong-clocksour
 	has rerun-panic '    rerun: make test BOOTS=default' \
 		'    rerun: make test BOOTS=default T=timers:posix_timers' &&
 	record rerun-panic pass ""
-# plan/mutants: each mutant has its diff, its boot is in plan/boots, and
+# plan/mutants: each mutant has its diff, its boot is in the plan, and
 # that boot runs its test (named there, or its collection and not left
 # out); else make mutant would boot a mutant that nothing judges.
 mt=""
 while read -r name _ boot expect; do
 	[ -f "$TOP/plan/mutants.d/$name.diff" ] || mt+="$name: no plan/mutants.d/$name.diff; "
-	suites=$(awk -v b="$boot" '!/^#/ && $1 == b { print $4 }' "$TOP/plan/boots")
+	suites=$("$TOP/scripts/plan.sh" boots "$boot" | awk -F'\t' -v b="$boot" '$1 == b { print $4 }')
 	if [ -z "$suites" ]; then
-		mt+="$name: no boot $boot in plan/boots; "
+		mt+="$name: no boot $boot in the plan; "
 	elif ! in_list "$expect" ${suites//,/ } &&
 	     { ! in_list "${expect%%:*}" ${suites//,/ } || in_list "-$expect" ${suites//,/ }; }; then
 		mt+="$name: boot $boot does not run $expect; "

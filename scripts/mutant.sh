@@ -13,8 +13,8 @@
 # it, and on any exit).  So it must not run beside another build of
 # build/linux (make test builds first, then boots: run them one after
 # the other).  The guest's programs and run lists are make test's
-# (build/out/patched); they and the patched kernel are built first when
-# missing, as make test does.
+# (build/out/patched), brought up to date first with the patched kernel,
+# as make test does.
 # Writes build/mutants/NAME.{log,json} (the console, the boot's results).
 # Usage: mutant.sh [NAME...]   (exit 0: every mutant killed; 1: one
 #                               survived; 2: the harness failed)
@@ -41,12 +41,11 @@ for n in "$@"; do
 done
 [ ${#rows[@]} -gt 0 ] || { msg "mutant: no mutant for BASE=$BASE in $plan"; exit 0; }
 
+# make test's own steps: each redoes only what changed.
 "$S/build-kernel.sh" patched
+"$S/build-tests.sh" patched
+"$S/initramfs.sh" patched
 initrd=$(out_dir patched)/initramfs.cpio.gz
-if [ ! -f "$initrd" ]; then
-	"$S/build-tests.sh" patched
-	"$S/initramfs.sh" patched
-fi
 
 # The tree carries a mutation only between apply and revert.
 applied=

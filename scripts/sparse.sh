@@ -33,12 +33,13 @@ accepted() {
 	[ "$(sh "$valid" "$1" --arch=x86_64 -mlittle-endian -m64)" = 1 ]
 }
 
-"$TOP/scripts/deps.sh" sparse dpkg-dev >&2
+"$TOP/scripts/deps.sh" sparse >&2
 if accepted sparse; then
 	command -v sparse
 	exit 0
 fi
 msg "sparse: $SRC refuses Debian 12's $(sparse --version 2>&1); building Debian unstable's"
+"$TOP/scripts/deps.sh" dpkg-dev >&2
 
 exec 9>"$root.lock"
 flock 9
