@@ -17,7 +17,7 @@ S := scripts
 # $(call status,COMMAND): COMMAND, its status kept for ./harness.
 status = $(1); st=$$?; [ -z "$$HARNESS_STATUS" ] || echo $$st >"$$HARNESS_STATUS"; exit $$st
 
-.PHONY: all run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check squash check deps kernel harness-test bench vdso-bench guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff mutant clean distclean help
+.PHONY: all run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check squash check deps kernel harness-test bench vdso-bench vdso-floor guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff mutant clean distclean help
 
 all: help
 
@@ -48,6 +48,7 @@ Targets:
   make mutant          the test of the tests: plan/mutants' kernels (one bug each) must fail their test (BASE=7.2)
   make bench           every figure, guest and host, patched and base on 6.1, 6.12 and 7.2, into results/
   make vdso-bench      time the base and patched vdso64.so on the host (build/bench/vdso-host.md)
+  make vdso-floor      vdso-bench with a third image, clock_gettime_ns() doing less than clock_gettime(): its floor (BASE=7.2)
   make guard-bench     the interpolator's read path on the host's cores (build/bench/guard-host.md)
   make ctxsw-bench     context switches in the guest, sched_clock stable vs not (build/bench/ctxsw.md)
   make harness-test    the harness's own host-side tests
@@ -104,15 +105,15 @@ make check:
   ARM_CHECK_FROM=C     the first prefix of the arm check (default: the series' first commit)
   ARM_CHECK_HEAD=C     the last prefix of the arm check (default: build/linux's HEAD)
 
-make bench, vdso-bench, guard-bench, ctxsw-bench:
+make bench, vdso-bench, vdso-floor, guard-bench, ctxsw-bench:
   BENCH_QUICK=1        make bench: 7 boots of 2 vCPUs, fewer calls, no context switches (a few minutes)
   MODES="patched:nojitter base72:default ..."   make bench: the boots, KERNEL patched/base (6.1), patched612/base612, patched72/base72
   RESULTS=dir          make bench: where the report goes (default results/)
   N=N                  calls (todscale, vdso-bench) or round trips (ctxsw-bench) per thread
   SMP=N                make bench, ctxsw-bench: the guests' vCPUs
   ROUNDS=N             vdso-bench (7), guard-bench (9), ctxsw-bench (3)
-  ALT=host|none|lfence|rdtscp   vdso-bench: the alternatives applied
-  CPU=n                vdso-bench: pin the run to CPU n
+  ALT=host|none|lfence|rdtscp   vdso-bench, vdso-floor: the alternatives applied
+  CPU=n                vdso-bench, vdso-floor: pin the run to CPU n
   BASE_VDSO=file       vdso-bench: the base's vdso64.so to time (default: the built one)
   PATCHED_VDSO=file    vdso-bench: the series' vdso64.so to time (default: the built one)
   CPUS=N               guard-bench: the first N CPUs (default all)
@@ -211,6 +212,9 @@ bench: deps
 
 vdso-bench: deps
 	@$(call status,$(S)/vdso-bench.sh)
+
+vdso-floor: deps
+	@$(call status,$(S)/vdso-floor.sh)
 
 guard-bench: deps
 	@$(call status,$(S)/guard-bench.sh)

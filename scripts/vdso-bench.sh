@@ -14,7 +14,10 @@
 # Usage: vdso-bench.sh   (N= calls per candidate per round, default 2000000;
 #                         ROUNDS=7; ALT=host|none|lfence|rdtscp, the
 #                         alternatives applied; CPU=n to pin the run;
-#                         BASE_VDSO=, PATCHED_VDSO= a vdso64.so each)
+#                         BASE_VDSO=, PATCHED_VDSO= a vdso64.so each;
+#                         FLOOR_VDSO= a third, timed as the floor, not
+#                         checked: make vdso-floor, which writes
+#                         vdso-floor.md and .csv instead)
 # With no BASE_VDSO/PATCHED_VDSO and no built kernel of a flavour, that
 # kernel is built first (build-kernel.sh).
 set -euo pipefail
@@ -26,8 +29,10 @@ ALT=${ALT:-host}
 out=$BUILD/bench
 prog=$out/vdso-bench
 snap=$out/vdso-images
-md=$out/vdso-host.md
-csv=$out/vdso-host.csv
+report=vdso-host
+[ -z "${FLOOR_VDSO:-}" ] || report=vdso-floor
+md=$out/$report.md
+csv=$out/$report.csv
 mkdir -p "$out"
 
 msg "vdso-bench: building $prog"
@@ -54,28 +59,42 @@ image() {
 
 base_src=$(image base "${BASE_VDSO:-}")
 patched_src=$(image patched "${PATCHED_VDSO:-}")
+flavours=(base patched)
+floor=()
+if [ -n "${FLOOR_VDSO:-}" ]; then
+	floor_src=$(image floor "$FLOOR_VDSO")
+	flavours+=(floor)
+	floor=(--floor=floor floor="$snap/floor/vdso64.so")
+fi
+# src_of FLAVOUR: the image FLAVOUR was copied from
+src_of() {
+	case $1 in
+	base) echo "$base_src" ;;
+	patched) echo "$patched_src" ;;
+	floor) echo "$floor_src" ;;
+	esac
+}
 
 # A snapshot of each image and, when there, its .dbg (the full symbols)
-for f in base patched; do
-	src=$base_src
-	[ "$f" = patched ] && src=$patched_src
+for f in "${flavours[@]}"; do
+	src=$(src_of "$f")
 	rm -rf "${snap:?}/$f"
 	mkdir -p "$snap/$f"
 	cp "$src" "$snap/$f/vdso64.so"
 	[ -f "$src.dbg" ] && cp "$src.dbg" "$snap/$f/vdso64.so.dbg"
 done
 
-msg "vdso-bench: base $base_src, patched $patched_src; N=$N, $ROUNDS rounds, alternatives $ALT"
+msg "vdso-bench: base $base_src, patched $patched_src${FLOOR_VDSO:+, floor $floor_src}; N=$N, $ROUNDS rounds, alternatives $ALT"
 rm -f "$md" "$csv"
 rc=0
 "$prog" -n "$N" -r "$ROUNDS" --alt="$ALT" ${CPU:+--cpu="$CPU"} --csv="$csv" \
-	base="$snap/base/vdso64.so" patched="$snap/patched/vdso64.so" >"$md" || rc=$?
+	base="$snap/base/vdso64.so" patched="$snap/patched/vdso64.so" "${floor[@]}" \
+	>"$md" || rc=$?
 {
 	echo
-	echo "command: N=$N ROUNDS=$ROUNDS ALT=$ALT${CPU:+ CPU=$CPU} scripts/vdso-bench.sh"
-	for f in base patched; do
-		src=$base_src
-		[ "$f" = patched ] && src=$patched_src
+	echo "command: N=$N ROUNDS=$ROUNDS ALT=$ALT${CPU:+ CPU=$CPU}${FLOOR_VDSO:+ FLOOR_VDSO=$FLOOR_VDSO} scripts/vdso-bench.sh"
+	for f in "${flavours[@]}"; do
+		src=$(src_of "$f")
 		echo "$f image: copied from $src, sha256 $(sha256sum <"$snap/$f/vdso64.so" | cut -d' ' -f1)"
 	done
 	if cmp -s "$snap/base/vdso64.so" "$snap/patched/vdso64.so"; then
