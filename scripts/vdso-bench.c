@@ -2313,12 +2313,13 @@ int main(int argc, char **argv)
 	if (!nimages || n < 1000 || rounds < 1 || rounds > MAX_ROUNDS)
 		usage();
 	if (floor_label) {
-		for (i = 0; i < nimages; i++)
-			if (!strcmp(images[i].label, floor_label))
-				images[i].floor = true;
-		for (i = 0; i < nimages && !images[i].floor; i++)
-			;
-		if (i == nimages)
+		bool found = false;
+
+		for (i = 0; i < nimages; i++) {
+			images[i].floor = !strcmp(images[i].label, floor_label);
+			found |= images[i].floor;
+		}
+		if (!found)
 			die("--floor=%s: no image of that label", floor_label);
 	}
 
