@@ -35,6 +35,7 @@ for d in "$cases"/*/; do
 	[ -f "$d/known" ] && args+=(--known "$d/known")
 	[ -f "$d/known-base" ] && args+=(--known "$d/known-base")
 	[ -f "$d/maintainers" ] && args+=(--maintainers "$d/maintainers")
+	[ -f "$d/System.map" ] && args+=(--system-map "$d/System.map")
 	if ! python3 "$TOP/scripts/results.py" "${args[@]}" >"$tmp/$c.out" 2>&1; then
 		record "$c" fail "results.py failed: $(tail -n 1 "$tmp/$c.out")"
 		continue
@@ -134,6 +135,21 @@ verdict rerun-panic 1 "1 passed, 4 failed, 0 skipped, 0 xfail, 0 wrong-clocksour
 	has rerun-panic '    rerun: make test BOOTS=default' \
 		'    rerun: make test BOOTS=default T=timers:posix_timers' &&
 	record rerun-panic pass ""
+# A stall (tests/harness/stall: a kthread of the time_interpolator suite
+# spun beside a stop_machine(), before it yielded): the summary shows where
+# each CPU was, the bare addresses of a kernel without kallsyms named from
+# the case's System.map, and the next report not at all.
+summary "$tmp/stall.json"
+verdict report-stall 1 "1 passed, 4 failed, 0 skipped, 0 xfail, 0 wrong-clocksource, 0 error$FAIL1" &&
+	has report-stall '    | NMI backtrace for cpu 0' \
+		'    | CPU: 0 PID: 78 Comm: ti_kunit/0 Tainted: G                 N 6.1.192-time-interp-i386+ #1' \
+		'    | EIP: 0xc10846a7 <ti_test_thread+0x2a>' \
+		'    |  ? 0xc1258e01 <schedule+0x33>' &&
+	if [ "$(grep -c '^    | rcu: INFO: ' "$tmp/sum")" = 1 ] && ! grep -q 'EAX: \|Code: ' "$tmp/sum"; then
+		record report-stall pass ""
+	else
+		record report-stall fail "the summary shows a second report, or registers and code bytes"
+	fi
 # plan/mutants: each mutant has its diff, its boot is in the plan, and
 # that boot runs its test (named there, or its collection and not left
 # out); else make mutant would boot a mutant that nothing judges.

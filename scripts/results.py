@@ -430,6 +430,92 @@ def parse_selftests(lines, expected, series=frozenset(), want_cs=None, control=F
     return results
 
 
+# What a kernel report says of where each CPU or task was: the report's
+# own lines, the CPU and task headers, the instruction pointers and the
+# call traces.  Register dumps and code bytes are left out.
+REPORT_KEEP = re.compile(
+    r'NMI backtrace for cpu|CPU: \d+ (?:UID: \d+ )?PID: |task:\S+ +state:|Stopper: |'
+    r'Workqueue: |[ER]IP: |Call Trace:|^\s*(?:\? )?(?:0x[0-9a-f]+|[\w.]+\+0x)|'
+    r'rcu: |INFO: |BUG: |WARNING: |Kernel panic|Oops|kernel BUG at|general protection')
+# A report is read up to this many console lines on, and shown in at most
+# REPORT_LINES of them.
+REPORT_WINDOW = 200
+REPORT_LINES = 40
+KERNEL_ADDR = re.compile(r'\b0x([0-9a-f]{8}|[0-9a-f]{16})\b')
+
+
+def system_map(path):
+    """The text symbols of a kernel's System.map, sorted by address, and the
+    end of its text; ([], 0) without one."""
+    syms, end = [], 0
+    try:
+        with open(path) as f:
+            for line in f:
+                addr, kind, name = (line.split() + ['', '', ''])[:3]
+                if name == '_etext':
+                    end = int(addr, 16)
+                elif kind in 'tTwW':
+                    syms.append((int(addr, 16), name))
+    except (OSError, ValueError):
+        return [], 0
+    syms.sort()
+    return syms, end
+
+
+def kernel_of(lines):
+    """The System.map beside the kernel that boot.sh's first console line
+    names (OBJ/arch/x86/boot/bzImage: OBJ/System.map), or None."""
+    if not lines or not lines[0].startswith('# '):
+        return None
+    words = lines[0].split()
+    if '-kernel' not in words[:-1]:
+        return None
+    image = words[words.index('-kernel') + 1]
+    parts = image.split('/')
+    return '/'.join(parts[:-4] + ['System.map']) if len(parts) > 4 else None
+
+
+def name_addresses(line, symbols):
+    """@line with each kernel text address in it followed by <symbol+off>:
+    the guests' kernels have no kallsyms, their traces are bare numbers."""
+    syms, end = symbols
+    if not syms:
+        return line
+
+    def named(m):
+        addr = int(m.group(1), 16)
+        if addr < syms[0][0] or (end and addr >= end):
+            return m.group(0)
+        lo, hi = 0, len(syms)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if syms[mid][0] <= addr:
+                lo = mid
+            else:
+                hi = mid
+        return f'{m.group(0)} <{syms[lo][1]}+{addr - syms[lo][0]:#x}>'
+    return KERNEL_ADDR.sub(named, line)
+
+
+def report_excerpt(lines, start, symbols):
+    """The kernel report that begins at line @start (1-based), as the
+    summary shows it: its first line, then the lines of REPORT_KEEP among
+    the kernel's next ones up to the next report, addresses named."""
+    out = []
+    for l in lines[start - 1:start - 1 + REPORT_WINDOW]:
+        if not TIMESTAMP.match(l):
+            continue
+        if out and KERNEL_BAD.match(l):
+            break
+        text = TIMESTAMP.sub('', l).rstrip()
+        if out and not REPORT_KEEP.search(text):
+            continue
+        out.append(name_addresses(text, symbols))
+        if len(out) == REPORT_LINES:
+            break
+    return out
+
+
 def never_booted(lines):
     """Why the guest never booted, or None: no "TH-SELFTESTS" of its /init
     and either no kernel line on the console (QEMU did not start, or
@@ -445,15 +531,16 @@ def never_booted(lines):
     return None
 
 
-def boot_result(lines, name, qemu_status, limit):
+def boot_result(lines, name, qemu_status, limit, symbols=([], 0)):
     """The boot's own row: fail on a kernel report, a hang, a boot that
-    ended before TH-DONE; error when the guest never booted."""
+    ended before TH-DONE; error when the guest never booted.  A report's
+    addresses are named from @symbols (system_map())."""
     problems, output = [], []
     for i, l in enumerate(lines, 1):
         m = KERNEL_BAD.match(l)
         if m:
             problems.append(f'kernel report at line {i}: {TIMESTAMP.sub("", l).strip()[:100]}')
-            output = [TIMESTAMP.sub('', x) for x in lines[i - 1:i - 1 + OUTPUT_LINES]]
+            output = report_excerpt(lines, i, symbols)
             break
     last = [TIMESTAMP.sub('', x) for x in lines if x.strip()][-OUTPUT_LINES:]
     why = never_booted(lines)
@@ -508,7 +595,8 @@ def cmd_boot(a):
             parts = line.rstrip('\n').split('\t')
             if len(parts) >= 2 and parts[0]:
                 expected.append(f'{parts[0]}:{parts[1]}')
-    results = [boot_result(lines, a.boot, a.qemu_status, a.limit)]
+    symbols = system_map(a.system_map or kernel_of(lines) or '')
+    results = [boot_result(lines, a.boot, a.qemu_status, a.limit, symbols)]
     if a.kunit:
         results += parse_kunit(lines)
     args = boot_args(lines)
@@ -780,6 +868,9 @@ def main():
     b.add_argument('--maintainers')
     b.add_argument('--qemu-status', type=int)
     b.add_argument('--limit', type=int, default=0)
+    b.add_argument('--system-map',
+                   help="the booted kernel's System.map, to name a kernel report's addresses "
+                        '(default: the one beside the kernel the log\'s first line names)')
     b.add_argument('--out', required=True)
     s = sub.add_parser('summary')
     s.add_argument('--ktap', help='write the verdict as KTAP to this file')
