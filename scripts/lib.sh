@@ -124,6 +124,29 @@ vdso64_image() {
 }
 out_dir() { echo "$BUILD/out/$1"; }
 
+# plan_boot FLAVOUR OUT NAME SMP LIMIT SUITES APPEND LOG JSON [OPTION...]:
+# boot NAME of the plan on FLAVOUR's kernel with OUT's initramfs (OUT is
+# an out_dir, whose root/plan/NAME is the boot's run list), its console
+# in LOG, judged into JSON by results.py boot with OPTIONs (--known, ...).
+# The built-in KUnit suites run only where SUITES has kunit, and only
+# there are they judged.  Returns results.py's status; the boot's own is
+# in the verdict.
+plan_boot() {
+	local flavour=$1 out=$2 name=$3 smp=$4 limit=$5 suites=$6 append=$7 log=$8 json=$9
+	local rc=0 kunit=()
+	shift 9
+	if [[ ,$suites, == *,kunit,* ]]; then
+		kunit=(--kunit)
+	else
+		append="kunit.enable=0 $append"
+	fi
+	"$TOP/scripts/boot.sh" "$flavour" "$log" "$smp" "$limit" \
+		"th.mode=test th.boot=$name $append" "$out/initramfs.cpio.gz" || rc=$?
+	python3 "$TOP/scripts/results.py" boot --log "$log" --boot "$name" \
+		--list "$out/root/plan/$name" "${kunit[@]}" --qemu-status "$rc" \
+		--limit "$limit" --out "$json" "$@"
+}
+
 # run_logged LOG CMD...: run CMD with its output in LOG; on failure show the
 # lines that matter (compiler errors, the failing file) rather than all.
 run_logged() {

@@ -45,7 +45,6 @@ done
 "$S/build-kernel.sh" patched
 "$S/build-tests.sh" patched
 "$S/initramfs.sh" patched
-initrd=$(out_dir patched)/initramfs.cpio.gz
 
 # The tree carries a mutation only between apply and revert.
 applied=
@@ -96,7 +95,6 @@ for row in "${rows[@]}"; do
 	line=$("$S/plan.sh" boots "$boot" | awk -F'\t' -v b="$boot" '$1 == b')
 	[ -n "$line" ] || die "mutant: $name: no boot $boot in the plan"
 	IFS=$'\t' read -r _ smp limit suites append <<<"$line"
-	[[ ,$suites, == *,kunit,* ]] || append="kunit.enable=0 $append"
 	if [[ " $append " == *" th.skew="* || " $append " == *" th.invtsc "* ]]; then
 		QEMU_SKEW_BIN=$("$S/qemu-skew.sh" | tail -n 1) ||
 			die "mutant: the QEMU of th.skew did not build (scripts/qemu-skew.sh)"
@@ -105,12 +103,8 @@ for row in "${rows[@]}"; do
 
 	msg "mutant $name: $(sed -n 's/^+++ b\///p' "$diff" | tr '\n' ' ')as boot $boot; $expect must fail"
 	build "$name" "$diff"
-	rc=0
-	"$S/boot.sh" "mutant-$name" "$out/$name.log" "$smp" "$limit" \
-		"th.mode=test th.boot=$boot $append" "$initrd" || rc=$?
-	python3 "$S/results.py" boot --log "$out/$name.log" --boot "$boot" \
-		--list "$(out_dir patched)/root/plan/$boot" --qemu-status "$rc" \
-		--limit "$limit" --out "$out/$name.json" >"$out/$name.results" || true
+	plan_boot "mutant-$name" "$(out_dir patched)" "$boot" "$smp" "$limit" "$suites" \
+		"$append" "$out/$name.log" "$out/$name.json" >"$out/$name.results" || true
 	if killed "$name" "$expect"; then
 		echo "mutant $name: killed: $expect failed on it (console $out/$name.log)"
 	else

@@ -357,6 +357,20 @@ def sub_results(tid, out, telling):
     return rows, (sum(plans) if plans else None)
 
 
+SKIP_WHY = re.compile(r'^(?:not )?ok \d+\b[^#]*#\s*SKIP\b\s*(.*)$', re.IGNORECASE)
+
+
+def skip_why(out, directive):
+    """Why a program skipped as a whole: the reasons its own TAP gave for
+    its results ("ok 1 # SKIP why"), each once, else its directive."""
+    whys = []
+    for l in out:
+        m = SKIP_WHY.match(l.strip())
+        if m and m.group(1) and m.group(1) not in whys:
+            whys.append(m.group(1))
+    return '; '.join(whys) or directive
+
+
 def program_results(tid, status, directive, out):
     """The rows of one program: its sub-tests where it printed TAP of its
     own, else the program itself.  A program that skipped as a whole (exit
@@ -364,7 +378,7 @@ def program_results(tid, status, directive, out):
     reported fewer sub-tests than it planned, adds a failing row of its own."""
     telling = telling_lines(out)
     if status == 'skip':
-        return [(tid, 'skip', directive, [])]
+        return [(tid, 'skip', skip_why(out, directive), [])]
     rows, planned = sub_results(tid, out, telling)
     if not rows:
         return [(tid, status, directive, telling if status == 'fail' else [])]

@@ -268,24 +268,14 @@ kill_tree() {
 # in RUN/boot-NAME.log (build/logs/boot-NAME.log links to the newest),
 # judged into RUN/boot-NAME.json; what it says is in RUN/boot-NAME.out.
 boot_one() {
-	local name=$1 smp=$2 limit=$3 suites=$4 append=$5 rc=0 kunit= b0=$SECONDS
+	local name=$1 smp=$2 limit=$3 suites=$4 append=$5 b0=$SECONDS
 	local log=$RESULTS/boot-$name.log
 	log_link "boot-$name.log"
-	# The built-in KUnit suites run only where the boot's verdict reads them.
-	if [[ ,$suites, == *,kunit,* ]]; then
-		kunit=--kunit
-	else
-		append="kunit.enable=0 $append"
-	fi
-	"$S/boot.sh" "$flavour" "$log" "$smp" "$limit" \
-		"th.mode=test th.boot=$name $append" || rc=$?
-	python3 "$S/results.py" boot --log "$log" --boot "$name" \
-		--list "$(out_dir "$flavour")/root/plan/$name" $kunit \
+	plan_boot "$flavour" "$(out_dir "$flavour")" "$name" "$smp" "$limit" "$suites" \
+		"$append" "$log" "$RESULTS/boot-$name.json" \
 		--known "$TOP/plan/known-failures" \
 		$([ -f "$TOP/plan/known-failures-$BASE" ] && echo --known "$TOP/plan/known-failures-$BASE") \
-		--qemu-status "$rc" \
-		--maintainers "$(flavour_src "$flavour")/MAINTAINERS" \
-		--limit "$limit" --out "$RESULTS/boot-$name.json"
+		--maintainers "$(flavour_src "$flavour")/MAINTAINERS"
 	echo "    (boot '$name' took $((SECONDS - b0)) s; console: $log)"
 }
 

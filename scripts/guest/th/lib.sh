@@ -4,6 +4,13 @@
 n=0 bad=0
 ok() { n=$((n + 1)); echo "ok $n $*"; }
 not_ok() { n=$((n + 1)); bad=1; echo "not ok $n $*"; }
+# plan N: the TAP plan; skip_rest WHY then reports the results not yet
+# reached as skipped and exits with kselftest's skip status.
+plan() { planned=$1; echo "1..$1"; }
+skip_rest() {
+	while [ $n -lt "$planned" ]; do n=$((n + 1)); echo "ok $n # SKIP $1"; done
+	exit 4
+}
 # check WHAT CMD...: a result named WHAT, ok when CMD succeeds.
 check() { what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
 # logged ERE: the kernel log has a line matching ERE.
@@ -14,6 +21,7 @@ in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 # test has nothing to judge: one skipped result, kselftest's skip status.
 need_series() {
 	[ -d /sys/kernel/time_interpolator ] && return 0
-	printf 'TAP version 13\n1..1\nok 1 # SKIP no time interpolator: a kernel without the series\n'
-	exit 4
+	echo "TAP version 13"
+	plan 1
+	skip_rest "no time interpolator: a kernel without the series"
 }
