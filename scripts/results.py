@@ -52,6 +52,7 @@ is not quite that has a "category" as well, in kselftest's words:
 """
 
 import argparse
+import bisect
 import fnmatch
 import json
 import os
@@ -459,24 +460,26 @@ KERNEL_ADDR = re.compile(r'\b0x([0-9a-f]{8}|[0-9a-f]{16})\b')
 
 
 def system_map(path):
-    """The text symbols of a kernel's System.map, sorted by address, and the
-    end of its text; ([], 0) without one."""
+    """The text symbols of a kernel's System.map: their addresses and names,
+    sorted by address, and the end of the text; ([], [], 0) without one."""
     syms, end = [], 0
     try:
         with open(path) as f:
             for line in f:
-                addr, kind, name = (line.split() + ['', '', ''])[:3]
-                if name == '_etext':
-                    end = int(addr, 16)
-                elif kind in 'tTwW':
-                    syms.append((int(addr, 16), name))
+                parts = line.split()
+                if len(parts) < 3:
+                    continue
+                if parts[2] == '_etext':
+                    end = int(parts[0], 16)
+                elif parts[1] in ('t', 'T', 'w', 'W'):
+                    syms.append((int(parts[0], 16), parts[2]))
     except (OSError, ValueError):
-        return [], 0
+        return [], [], 0
     syms.sort()
-    return syms, end
+    return [a for a, _ in syms], [n for _, n in syms], end
 
 
-def kernel_of(lines):
+def system_map_of(lines):
     """The System.map beside the kernel that boot.sh's first console line
     names (OBJ/arch/x86/boot/bzImage: OBJ/System.map), or None."""
     if not lines or not lines[0].startswith('# '):
@@ -484,31 +487,22 @@ def kernel_of(lines):
     words = lines[0].split()
     if '-kernel' not in words[:-1]:
         return None
-    image = words[words.index('-kernel') + 1]
-    parts = image.split('/')
+    parts = words[words.index('-kernel') + 1].split('/')
     return '/'.join(parts[:-4] + ['System.map']) if len(parts) > 4 else None
 
 
 def name_addresses(line, symbols):
     """@line with each kernel text address in it followed by <symbol+off>:
     the guests' kernels have no kallsyms, their traces are bare numbers."""
-    syms, end = symbols
-    if not syms:
-        return line
+    addrs, names, end = symbols
 
     def named(m):
         addr = int(m.group(1), 16)
-        if addr < syms[0][0] or (end and addr >= end):
+        i = bisect.bisect_right(addrs, addr) - 1
+        if i < 0 or (end and addr >= end):
             return m.group(0)
-        lo, hi = 0, len(syms)
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if syms[mid][0] <= addr:
-                lo = mid
-            else:
-                hi = mid
-        return f'{m.group(0)} <{syms[lo][1]}+{addr - syms[lo][0]:#x}>'
-    return KERNEL_ADDR.sub(named, line)
+        return f'{m.group(0)} <{names[i]}+{addr - addrs[i]:#x}>'
+    return KERNEL_ADDR.sub(named, line) if addrs else line
 
 
 def report_excerpt(lines, start, symbols):
@@ -545,7 +539,7 @@ def never_booted(lines):
     return None
 
 
-def boot_result(lines, name, qemu_status, limit, symbols=([], 0)):
+def boot_result(lines, name, qemu_status, limit, symbols=([], [], 0)):
     """The boot's own row: fail on a kernel report, a hang, a boot that
     ended before TH-DONE; error when the guest never booted.  A report's
     addresses are named from @symbols (system_map())."""
@@ -609,7 +603,7 @@ def cmd_boot(a):
             parts = line.rstrip('\n').split('\t')
             if len(parts) >= 2 and parts[0]:
                 expected.append(f'{parts[0]}:{parts[1]}')
-    symbols = system_map(a.system_map or kernel_of(lines) or '')
+    symbols = system_map(a.system_map or system_map_of(lines) or '')
     results = [boot_result(lines, a.boot, a.qemu_status, a.limit, symbols)]
     if a.kunit:
         results += parse_kunit(lines)
