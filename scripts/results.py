@@ -539,15 +539,17 @@ def never_booted(lines):
     return None
 
 
-def boot_result(lines, name, qemu_status, limit, symbols=([], [], 0)):
+def boot_result(lines, name, qemu_status, limit, map_path=None):
     """The boot's own row: fail on a kernel report, a hang, a boot that
     ended before TH-DONE; error when the guest never booted.  A report's
-    addresses are named from @symbols (system_map())."""
+    addresses are named from the System.map at @map_path, read only then
+    (default: the one beside the booted kernel, system_map_of())."""
     problems, output = [], []
     for i, l in enumerate(lines, 1):
         m = KERNEL_BAD.match(l)
         if m:
             problems.append(f'kernel report at line {i}: {TIMESTAMP.sub("", l).strip()[:100]}')
+            symbols = system_map(map_path or system_map_of(lines) or '')
             output = report_excerpt(lines, i, symbols)
             break
     last = [TIMESTAMP.sub('', x) for x in lines if x.strip()][-OUTPUT_LINES:]
@@ -603,8 +605,7 @@ def cmd_boot(a):
             parts = line.rstrip('\n').split('\t')
             if len(parts) >= 2 and parts[0]:
                 expected.append(f'{parts[0]}:{parts[1]}')
-    symbols = system_map(a.system_map or system_map_of(lines) or '')
-    results = [boot_result(lines, a.boot, a.qemu_status, a.limit, symbols)]
+    results = [boot_result(lines, a.boot, a.qemu_status, a.limit, a.system_map)]
     if a.kunit:
         results += parse_kunit(lines)
     args = boot_args(lines)
