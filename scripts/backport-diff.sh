@@ -26,7 +26,10 @@ set -euo pipefail
 
 pdir=${PATCHES_DIR:-$TOP/patches}
 mainline=7.2
-mainline_dirs=("$pdir/7.2/1-core")
+# The mainline queue's postings, as its series file lists them (v3: 1-interp)
+mapfile -t mainline_dirs < <(sed -n 's|^\([0-9][^/#]*\)/.*|\1|p' "$pdir/7.2/series" 2>/dev/null |
+			     uniq | sed "s|^|$pdir/7.2/|")
+[ ${#mainline_dirs[@]} -gt 0 ] || mainline_dirs=("$pdir/7.2/1-core")
 
 # backport_dirs BASE: the posting directories of a backport, in order.
 backport_dirs() {

@@ -92,6 +92,22 @@ flavour_src() {
 POSTINGS=(1-core 2-ia64)
 [ "$BASE" = 6.1 ] || POSTINGS=(1-core)
 SERIES_VERSION=2
+# 7.2 carries v3: the interpolator with the x86 TSC and HPET, posted first
+# (clock_gettime_ns() and the x86 policy follow as postings of their own).
+if [ "$BASE" = 7.2 ]; then
+	POSTINGS=(1-interp)
+	SERIES_VERSION=3
+fi
+
+# default_plan_boots: the plan make test reads without PLAN_BOOTS: the
+# base's own (plan/boots-7.2, v3 of the series) when it has one.
+default_plan_boots() {
+	if [ -f "$TOP/plan/boots-$BASE" ]; then
+		echo "plan/boots-$BASE"
+	else
+		echo plan/boots
+	fi
+}
 
 # selected_postings: the postings SERIES selects; SERIES=core is the
 # first alone (the core, x86, clock_gettime_ns() and the vDSO).

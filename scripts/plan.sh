@@ -41,7 +41,7 @@ set -euo pipefail
 # PLAN_BOOTS: one plan file or several (make test-full: plan/boots and
 # plan/boots-long), read in that order.
 PLANS=()
-for f in ${PLAN_BOOTS:-plan/boots}; do
+for f in ${PLAN_BOOTS:-$(default_plan_boots)}; do
 	[[ $f == /* ]] || f=$TOP/$f
 	[ -f "$f" ] || die "no plan $f"
 	PLANS+=("$f")
@@ -97,7 +97,7 @@ boots() {
 		[[ $item != *:* ]] || built "$ksft" "$item" ||
 			die "T: $item was not built (no $ksft/${item%%:*}/${item#*:})"
 		[ $named = 1 ] && die "T=/KUNIT=: '$item': nothing of it is in this tree"
-		die "T=/KUNIT=: no boot of ${PLAN_BOOTS:-plan/boots} runs '$item' (BOOTS=NAME runs it in boot NAME)"
+		die "T=/KUNIT=: no boot of ${PLAN_BOOTS:-$(default_plan_boots)} runs '$item' (BOOTS=NAME runs it in boot NAME)"
 	done
 }
 
@@ -169,15 +169,15 @@ check_selection() {
 	local words item c name
 	for name in ${BOOTS:-}; do
 		grep -qxF -- "$name" <<<"$(plan_boots | cut -f1)" ||
-			die "BOOTS: no boot '$name' in ${PLAN_BOOTS:-plan/boots}"
+			die "BOOTS: no boot '$name' in ${PLAN_BOOTS:-$(default_plan_boots)}"
 	done
 	words=$(plan_boots | cut -f4 | tr ',' '\n' | sed 's/^-//; s/:.*//; s/-extended$//' | sort -u)
 	for item in "${ITEMS[@]}"; do
 		c=${item%%:*}
 		[ "$c" != kunit ] || [ -n "${BOOTS:-}" ] || grep -qx kunit <<<"$words" ||
-			die "T=/KUNIT=: no boot of ${PLAN_BOOTS:-plan/boots} runs KUnit"
+			die "T=/KUNIT=: no boot of ${PLAN_BOOTS:-$(default_plan_boots)} runs KUnit"
 		[ "$c" = kunit ] || grep -qxF -- "$c" <<<"$words" ||
-			die "T: '$item': no boot of ${PLAN_BOOTS:-plan/boots} runs collection $c (known: $(tr '\n' ' ' <<<"$words"))"
+			die "T: '$item': no boot of ${PLAN_BOOTS:-$(default_plan_boots)} runs collection $c (known: $(tr '\n' ' ' <<<"$words"))"
 	done
 }
 

@@ -668,7 +668,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOST_TARGETS = {'ia64': 'make ia64', 'harness': 'make harness-test',
                 'vdso-host': 'make vdso-check', 'guard-host': 'make guard-check'}
 # The make targets that read a plan file of boots alone (PLAN_BOOTS).
-PLAN_TARGETS = {'plan/boots': 'make test', 'plan/boots-long': 'make test-long'}
+PLAN_TARGETS = {'plan/boots': 'make test', 'plan/boots-long': 'make test-long',
+                'plan/boots-7.2': 'make test'}
 
 
 def plan_names(path):

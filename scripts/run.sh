@@ -470,7 +470,7 @@ cmd_test() {
 	# last line is the verdict line, its exit status this script's.
 	st=0
 	python3 "$S/results.py" summary --ktap "$RESULTS/results.ktap" --base "$BASE" \
-		--series "${SERIES:-}" --plan-boots "${PLAN_BOOTS:-plan/boots}" \
+		--series "${SERIES:-}" --plan-boots "${PLAN_BOOTS:-$(default_plan_boots)}" \
 		"$RESULTS"/*.json | tee "$RESULTS/summary.txt" || st=$?
 	exit "$st"
 }
