@@ -81,6 +81,23 @@ git -C "$wt" add -A -f .
 [ "$(git -C "$wt" write-tree)" = "$(g rev-parse 'HEAD^{tree}')" ] ||
 	bad "patch -p1 gives a tree other than git am's: $(git -C "$wt" diff --cached --stat HEAD "$(g rev-parse HEAD)" | tail -n 1)"
 
+if [ "$POSTINGS_APART" = 1 ]; then
+	step "each posting applies on the base alone"
+	for d in $(selected_postings); do
+		git -C "$wt" reset -q --hard "$BASE_TAG"
+		git -C "$wt" clean -q -fdx
+		alone=ok
+		for p in "${series[@]}"; do
+			[ "${p%%/*}" = "$d" ] || continue
+			git -C "$wt" apply --index "$PATCHES/$p" >"$tmp/patch.log" 2>&1 && continue
+			bad "posting $d alone: $p: $(head -n 3 "$tmp/patch.log" | tr '\n' ' ')"
+			alone=
+			break
+		done
+		[ -z "$alone" ] || echo "  $d: applies on the base alone"
+	done
+fi
+
 step "checkpatch --strict on $n patch(es)"
 for p in "${series[@]}"; do
 	out=$(cd "$SRC" && scripts/checkpatch.pl --strict --no-tree -q "$PATCHES/$p" 2>&1 || true)

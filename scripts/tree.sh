@@ -222,6 +222,7 @@ cover_letter() {
 		echo
 	fi
 	printf 'base-commit: %s\n' "$(g rev-parse "$BASE_TAG")"
+	[ "$POSTINGS_APART" = 1 ] ||
 	for c in $(g rev-list --reverse "$BASE_TAG..${range%..*}"); do
 		printf 'prerequisite-patch-id: %s\n' "$(g show "$c" | g patch-id --stable | cut -d' ' -f1)"
 	done
