@@ -176,6 +176,22 @@ if [ -n "$mt" ]; then
 else
 	record plan-mutants pass ""
 fi
+# A base with a plan of its own reads it (7.2: plan/boots-7.2, v3), the
+# others plan/boots; every th:twin boot of it has its mode in plan/tests.
+p72=$(BASE=7.2 "$TOP/scripts/plan.sh" boots | cut -f1 | tr '\n' ' ')
+p61=$(BASE=6.1 "$TOP/scripts/plan.sh" boots | cut -f1 | tr '\n' ' ')
+pb=""
+in_list skew-demote $p72 || pb+="BASE=7.2 has no skew-demote ($p72); "
+in_list destructive $p72 && pb+="BASE=7.2 reads plan/boots; "
+in_list destructive $p61 || pb+="BASE=6.1 does not read plan/boots ($p61); "
+for b in $(BASE=7.2 "$TOP/scripts/plan.sh" boots | awk -F'\t' '$4 ~ /th:twin/ {print $1}'); do
+	grep -q "^th:twin@$b " "$TOP/plan/tests" || pb+="th:twin@$b has no mode in plan/tests; "
+done
+if [ -n "$pb" ]; then
+	record plan-per-base fail "$pb"
+else
+	record plan-per-base pass ""
+fi
 # The background steps are rerun by their make targets, a boot of
 # plan/boots-long by make test-long, one of another plan with PLAN_BOOTS.
 long=$(awk '!/^#/ && NF {print $1; exit}' "$TOP/plan/boots-long")
