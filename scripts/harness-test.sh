@@ -157,13 +157,13 @@ verdict report-stall 1 "1 passed, 4 failed, 0 skipped, 0 xfail, 0 wrong-clocksou
 	else
 		record report-stall fail "the summary shows a second report, or registers and code bytes"
 	fi
-# plan/mutants: each mutant has its diff, its boot is in the plan, and
+# plan/mutants: each mutant has its diff, its boot is in its base's plan, and
 # that boot runs its test (named there, or its collection and not left
 # out); else make mutant would boot a mutant that nothing judges.
 mt=""
-while read -r name _ boot expect; do
+while read -r name mbase boot expect; do
 	[ -f "$TOP/plan/mutants.d/$name.diff" ] || mt+="$name: no plan/mutants.d/$name.diff; "
-	suites=$("$TOP/scripts/plan.sh" boots "$boot" | awk -F'\t' -v b="$boot" '$1 == b { print $4 }')
+	suites=$(BASE=$mbase "$TOP/scripts/plan.sh" boots "$boot" | awk -F'\t' -v b="$boot" '$1 == b { print $4 }')
 	if [ -z "$suites" ]; then
 		mt+="$name: no boot $boot in the plan; "
 	elif ! in_list "$expect" ${suites//,/ } &&
