@@ -16,6 +16,17 @@ check() { what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
 # logged ERE: the kernel log has a line matching ERE.
 logged() { dmesg | grep -qE "$1"; }
 not_logged() { ! logged "$1"; }
+# wait_while MAX CMD...: wait up to MAX s while CMD succeeds; the seconds
+# waited in $waited.
+wait_while() {
+	max=$1
+	shift
+	waited=0
+	while "$@" && [ $waited -lt "$max" ]; do
+		sleep 1
+		waited=$((waited + 1))
+	done
+}
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 # need_series: on a kernel without the series (SERIES=none make test) the
 # test has nothing to judge: one skipped result, kselftest's skip status.
