@@ -83,7 +83,7 @@ make test:
   HOST_CHECKS=0|1      the vDSO and the guard checked on the host at the end (the same default)
 
 make run, make shell, make boot:
-  APPEND="ARGS"        more kernel arguments: th.skew=CPU:NS[:PPM] or th.invtsc (the skew QEMU), th.sockets=N, nojitter, ...
+  APPEND="ARGS"        more kernel arguments: th.skew=CPU:NS[:PPM], th.invtsc or th.tscadjust (the skew QEMU), th.sockets=N, nojitter, ...
   SMP=N                the guest's vCPUs (default 2)
   LIMIT=S              the boot's time limit (make run 120 s, make boot 600 s; make shell has none)
   RUN="prog args"      make boot: the static program to run in the guest

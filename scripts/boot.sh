@@ -16,7 +16,8 @@
 # vCPUs TSCs of their own: NS ahead (negative: behind) of vCPU 0's, and
 # PPM fast (negative: slow).  th.invtsc boots that QEMU with
 # "-cpu max,+invtsc": an invariant TSC (constant and non-stop), which
-# stock TCG does not offer.  th.sockets=N spreads the vCPUs over N
+# stock TCG does not offer; th.tscadjust with "+tsc-adjust": CPUID
+# advertises IA32_TSC_ADJUST, which that QEMU keeps per vCPU.  th.sockets=N spreads the vCPUs over N
 # packages ("-smp SMP,sockets=N").  7.2 counts the packages before it
 # sets up the TSC, and unsynchronized_tsc() trusts the non-constant TSC
 # of TCG's AMD CPU in one package (6.1 counts them later, and does not).
@@ -40,10 +41,11 @@ unset QEMU_TSC_SKEW
 if [[ " $append " =~ \ th\.skew=([^ ]+)\  ]]; then
 	export QEMU_TSC_SKEW=${BASH_REMATCH[1]}
 fi
-[[ " $append " == *" th.invtsc "* ]] && cpu=max,+invtsc
+[[ " $append " == *" th.invtsc "* ]] && cpu+=,+invtsc
+[[ " $append " == *" th.tscadjust "* ]] && cpu+=,+tsc-adjust
 if [ -n "${QEMU_TSC_SKEW:-}" ] || [ "$cpu" != max ]; then
 	[ -x "${QEMU_SKEW_BIN:-}" ] ||
-		die "th.skew and th.invtsc need the QEMU of scripts/qemu-skew.sh: QEMU_SKEW_BIN='${QEMU_SKEW_BIN:-}'"
+		die "th.skew, th.invtsc and th.tscadjust need the QEMU of scripts/qemu-skew.sh: QEMU_SKEW_BIN='${QEMU_SKEW_BIN:-}'"
 	qemu_bin=$QEMU_SKEW_BIN
 	# Firmware where Debian puts it: the build looks under /usr/local.
 	fw=(-L /usr/share/qemu -L /usr/share/seabios -L /usr/lib/ipxe/qemu)

@@ -92,17 +92,25 @@ flavour_src() {
 POSTINGS=(1-core 2-ia64)
 [ "$BASE" = 6.1 ] || POSTINGS=(1-core)
 SERIES_VERSION=2
-# 7.2 carries v3: the interpolator with the x86 TSC and HPET, then
-# clock_gettime_ns(), each a posting that applies on the base alone (the
-# x86 policy will be the third).
+# 7.2 carries v3: the interpolator with the x86 TSC and HPET,
+# clock_gettime_ns(), and the x86 policy (clock_getres=timebase,
+# tsc_reliable), each a posting that applies on the base alone; 6.12
+# carries v3's backport, the same three postings.
 # POSTINGS_APART: each posting applies on the base alone (its cover
 # letter names no prerequisite patches; make check applies each alone).
 POSTINGS_APART=0
-if [ "$BASE" = 7.2 ]; then
-	POSTINGS=(1-interp 2-ns)
+if [ "$BASE" = 7.2 ] || [ "$BASE" = 6.12 ]; then
+	POSTINGS=(1-interp 2-ns 3-x86)
 	SERIES_VERSION=3
 	POSTINGS_APART=1
 fi
+
+# skew_qemu_append APPEND: true when a boot with these kernel arguments
+# runs under the QEMU of scripts/qemu-skew.sh (boot.sh's th.skew=,
+# th.invtsc, th.tscadjust).
+skew_qemu_append() {
+	[[ " $1 " == *" th.skew="* || " $1 " == *" th.invtsc "* || " $1 " == *" th.tscadjust "* ]]
+}
 
 # default_plan_boots: the plan make test reads without PLAN_BOOTS: the
 # base's own (plan/boots-7.2, v3 of the series) when it has one.

@@ -95,7 +95,7 @@ for row in "${rows[@]}"; do
 	line=$("$S/plan.sh" boots "$boot" | awk -F'\t' -v b="$boot" '$1 == b')
 	[ -n "$line" ] || die "mutant: $name: no boot $boot in the plan"
 	IFS=$'\t' read -r _ smp limit suites append <<<"$line"
-	if [[ " $append " == *" th.skew="* || " $append " == *" th.invtsc "* ]]; then
+	if skew_qemu_append "$append"; then
 		QEMU_SKEW_BIN=$("$S/qemu-skew.sh" | tail -n 1) ||
 			die "mutant: the QEMU of th.skew did not build (scripts/qemu-skew.sh)"
 		export QEMU_SKEW_BIN

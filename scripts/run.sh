@@ -37,7 +37,7 @@ S=$TOP/scripts
 RESULTS_ROOT=$BUILD/results
 RESULTS=
 
-# skew_qemu: with APPEND=th.skew=... or th.invtsc (make run, make boot,
+# skew_qemu: with APPEND=th.skew=..., th.invtsc or th.tscadjust (make run, make boot,
 # make bench), the QEMU of scripts/qemu-skew.sh, built or found in its cache.
 skew_qemu() {
 	grep -qx qemu-skew <<<"$(needs "${APPEND:-}")" || return 0
@@ -235,10 +235,10 @@ have_results() {
 }
 
 # needs APPEND: the background step a boot with these kernel arguments
-# waits for (th.skew, th.invtsc: qemu-skew; th.kernel=base|debug|i386: that
+# waits for (th.skew, th.invtsc, th.tscadjust: qemu-skew; th.kernel=base|debug|i386: that
 # kernel), or nothing.
 needs() {
-	if [[ " $1 " == *" th.skew="* || " $1 " == *" th.invtsc "* ]]; then
+	if skew_qemu_append "$1"; then
 		echo qemu-skew
 	fi
 	[[ " $1 " =~ \ th\.kernel=(base|debug|i386)\  ]] && echo "${BASH_REMATCH[1]}"
