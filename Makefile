@@ -17,7 +17,7 @@ S := scripts
 # $(call status,COMMAND): COMMAND, its status kept for ./harness.
 status = $(1); st=$$?; [ -z "$$HARNESS_STATUS" ] || echo $$st >"$$HARNESS_STATUS"; exit $$st
 
-.PHONY: all run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check squash check deps kernel harness-test bench vdso-bench vdso-floor guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff mutant clean distclean help
+.PHONY: all list run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check squash check deps kernel harness-test bench vdso-bench vdso-floor guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff mutant clean distclean help
 
 all: help
 
@@ -29,8 +29,9 @@ Targets:
   make run             build the kernel and the one program make run boots with; show the guest's clocks
   make test            every boot of plan/boots, 3 guests at a time; the debug kernel, make ia64, harness tests beside
   make test T=timers:cpu-lag   that test alone, in every boot whose suites run it (see T=, KUNIT=, BOOTS= below)
+  make list            every boot of the plan (BASE= aware), the tests it runs by the names T= takes, the KUnit suites KUNIT= names
   make test-7.2        make test on mainline 7.2 (BASE=7.2): the development and posting queue
-  make test-6.12       make test on the 6.12 base (BASE=6.12): the first posting, ported
+  make test-6.12       make test on the 6.12 base (BASE=6.12): v3's three postings, backported (plan/boots-6.12)
   make test-6.12-short the series' mode boots on 6.12: no debug kernel, no slow upstream tests
   make test-long       the boots of plan/boots-long (tests of 10-20 min each)
   make test-full       make test and make test-long in one run: everything the harness runs
@@ -177,12 +178,12 @@ test-6.12: deps
 	@$(call status,$(S)/run.sh test)
 
 # The 6.12 base's short verdict: the boots of the series' modes (default,
-# nojitter, jitter=force, clocksource=hpet, tsc=nowatchdog, bad options,
-# the three TSC_RELIABLE boots), KUnit and the host checks; not the debug
-# kernel, nor the boots of upstream's slow tests (destructive, default-lat,
-# rtc, default-skew), which make test-6.12 runs.
+# nojitter, jitter=force, clocksource=hpet, bad options, clock_getres on
+# the PM timer, tsc_reliable, the skewed TSC kept through tsc-guarded),
+# KUnit and the host checks; not the debug, base and i386 kernels, which
+# make test-6.12 builds.
 test-6.12-short: export BASE := 6.12
-test-6.12-short: export BOOTS := default nojitter jitter-force hpet nowatchdog garbage tsc-reliable tsc-refused tsc-unstable
+test-6.12-short: export BOOTS := default nojitter jitter-force hpet garbage getres tsc-trusted skew-auto
 # BOOTS= narrows a run, which leaves the harness and host checks out: not this one.
 test-6.12-short: export HARNESS := 1
 test-6.12-short: export HOST_CHECKS := 1
@@ -203,6 +204,9 @@ shell: deps
 
 kernel: deps
 	@$(call status,$(S)/run.sh kernel)
+
+list:
+	@$(call status,$(S)/plan.sh list)
 
 harness-test:
 	@$(call status,$(S)/harness-test.sh)

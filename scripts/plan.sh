@@ -9,6 +9,9 @@
 #   plan.sh check-selection     fail on a BOOTS=, T= or KUNIT= that cannot
 #                               select anything, without the built tests
 #                               (make test runs it before it builds)
+#   plan.sh list                make list: every boot, what it runs by the
+#                               names T= takes, and the built kernel's
+#                               KUnit suites by the name KUNIT= takes
 #
 # A boot's suites are comma-separated words:
 #   kunit            the KUnit KTAP the kernel prints at boot
@@ -244,9 +247,54 @@ lists() {
 	done <<<"$plan"
 }
 
+# kunit_suites: the KUnit suites built into the kernel, by name: those of
+# the C files its objects were compiled from (a suite's file may be
+# #included by another, as time_interpolator_test.c is; the .cmd files
+# list both).
+kunit_suites() {
+	local obj
+	obj=$(obj_dir "$(flavour_of_series)")
+	echo
+	if ! compgen -G "$obj/kernel/time/.*.o.cmd" >/dev/null; then
+		echo "KUnit suites: none listed, no kernel built in $obj yet (make kernel)"
+		return
+	fi
+	echo "KUnit suites of the kernel built in ${obj#"$TOP"/} (KUNIT=NAME or a glob):"
+	local -a srcs
+	mapfile -t srcs < <(find "$obj" -name '.*.o.cmd' -print0 |
+		xargs -0 grep -ho '[^ :=]*\.c\b' | sort -u |
+		xargs grep -l 'struct kunit_suite' 2>/dev/null || true)
+	[ ${#srcs[@]} -gt 0 ] || { echo "  (none)"; return; }
+	sed -n '/struct kunit_suite .* = {/,/};/s/^[[:space:]]*\.name = "\([^"]*\)".*/  \1/p' \
+		"${srcs[@]}" | sort -u
+}
+
+# list_plan: make list.  Each boot's tests by the names T= takes, expanded
+# from the built collections when make test or make run built them
+# (otherwise as the plan writes them); kunit where the boot runs KUnit.
+list_plan() {
+	local ksft=${PLAN_KSFT:-$(out_dir "$(flavour_of_series)")/ksft}
+	local name smp limit suites append w words
+	echo "BASE=$BASE: ${PLAN_BOOTS:-$(default_plan_boots)}, $(plan_boots | wc -l) boots"
+	[ -d "$ksft" ] || echo "(the tests are not built yet: collections shown unexpanded)"
+	while IFS=$'\t' read -r name smp limit suites append; do
+		printf '\nboot %s: -smp %s, %s s; kernel arguments: %s\n' \
+			"$name" "$smp" "$limit" "${append:--}"
+		[[ ",$suites," == *,kunit,* ]] && echo "  kunit"
+		if [ -d "$ksft" ]; then
+			expand "$ksft" "$suites" | sed 's/^/  /'
+		else
+			IFS=, read -r -a words <<<"$suites"
+			for w in "${words[@]}"; do [ "$w" = kunit ] || echo "  $w"; done
+		fi
+	done < <(plan_boots)
+	kunit_suites
+}
+
 case ${1:-} in
+list) list_plan ;;
 boots) shift; boots "$@" ;;
 lists) lists "$2" "$3" ;;
 check-selection) check_selection ;;
-*) die "usage: plan.sh boots [NAME...] | lists KSFT OUTDIR | check-selection" ;;
+*) die "usage: plan.sh boots [NAME...] | lists KSFT OUTDIR | check-selection | list" ;;
 esac
