@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make backport-diff: how each backport's code differs from the mainline
 # queue, patch by patch, so that a fix made on one base lands on all three.
-# The mainline queue is patches/7.2/1-core; its backports are
-# patches/6.12/1-core (6.12) and patches/1-core with patches/2-ia64 (6.1).
+# The mainline queue is patches/7.2 (the postings its series lists); its
+# backports are patches/6.12 (likewise) and patches/1-core with
+# patches/2-ia64 (6.1).
 # A backport's patch is matched to a mainline one by its subject (without
 # the "[PATCH ...]" prefix).  Both diffs are normalized before they are
 # compared: the message and diffstat go (everything before the first
@@ -26,15 +27,18 @@ set -euo pipefail
 
 pdir=${PATCHES_DIR:-$TOP/patches}
 mainline=7.2
-# The mainline queue's postings, as its series file lists them (v3: 1-interp)
-mapfile -t mainline_dirs < <(sed -n 's|^\([0-9][^/#]*\)/.*|\1|p' "$pdir/7.2/series" 2>/dev/null |
-			     uniq | sed "s|^|$pdir/7.2/|")
+# series_dirs DIR: the postings DIR/series lists, in order, as paths.
+series_dirs() {
+	sed -n 's|^\([0-9][^/#]*\)/.*|\1|p' "$1/series" 2>/dev/null | uniq | sed "s|^|$1/|"
+}
+# The mainline queue's postings, as its series file lists them
+mapfile -t mainline_dirs < <(series_dirs "$pdir/7.2")
 [ ${#mainline_dirs[@]} -gt 0 ] || mainline_dirs=("$pdir/7.2/1-core")
 
 # backport_dirs BASE: the posting directories of a backport, in order.
 backport_dirs() {
 	case $1 in
-	6.12)	echo "$pdir/6.12/1-core" ;;
+	6.12)	series_dirs "$pdir/6.12" ;;
 	6.1)	echo "$pdir/1-core" "$pdir/2-ia64" ;;
 	esac
 }
