@@ -17,7 +17,7 @@ S := scripts
 # $(call status,COMMAND): COMMAND, its status kept for ./harness.
 status = $(1); st=$$?; [ -z "$$HARNESS_STATUS" ] || echo $$st >"$$HARNESS_STATUS"; exit $$st
 
-.PHONY: all list run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check squash check deps kernel harness-test bench vdso-bench vdso-floor guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff mutant clean distclean help
+.PHONY: all list post run test test-7.2 test-6.12 test-6.12-short test-full test-long boot shell tree export series-check squash check deps kernel harness-test bench vdso-bench vdso-floor guard-bench ctxsw-bench ia64 vdso-check guard-check backport-diff mutant clean distclean help
 
 all: help
 
@@ -30,6 +30,7 @@ Targets:
   make test            every boot of plan/boots, 3 guests at a time; the debug kernel, make ia64, harness tests beside
   make test T=timers:cpu-lag   that test alone, in every boot whose suites run it (see T=, KUNIT=, BOOTS= below)
   make list            every boot of the plan (BASE= aware), the tests it runs by the names T= takes, the KUnit suites KUNIT= names
+  make post            each posting of BASE as a ready mbox in build/post/ (To:/Cc: from get_maintainer.pl, applies-on-base check; docs/posting.md)
   make test-7.2        make test on mainline 7.2 (BASE=7.2): the development and posting queue
   make test-6.12       make test on the 6.12 base (BASE=6.12): v3's three postings, backported (plan/boots-6.12)
   make test-6.12-short the series' mode boots on 6.12: no debug kernel, no slow upstream tests
@@ -207,6 +208,9 @@ kernel: deps
 
 list:
 	@$(call status,$(S)/plan.sh list)
+
+post:
+	@$(call status,$(S)/post.sh)
 
 harness-test:
 	@$(call status,$(S)/harness-test.sh)
