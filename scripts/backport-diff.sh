@@ -38,7 +38,7 @@ mapfile -t mainline_dirs < <(series_dirs "$pdir/7.2")
 # backport_dirs BASE: the posting directories of a backport, in order.
 backport_dirs() {
 	case $1 in
-	6.12)	series_dirs "$pdir/6.12" ;;
+	6.12)	series_dirs "$pdir/6.12" | grep . || echo "$pdir/6.12/1-core" ;;
 	6.1)	echo "$pdir/1-core" "$pdir/2-ia64" ;;
 	esac
 }

@@ -112,7 +112,9 @@ for p in "${POSTINGS[@]}"; do
 	[ -f "$dir/0000-cover-letter.patch" ] || die "post: no $dir/0000-cover-letter.patch: make export"
 	mbox=$out/$BASE-$p-v$SERIES_VERSION.mbox
 	rm -f "$mbox"
-	if grep -h '^Subject: ' "$dir"/[0-9][0-9][0-9][0-9]-*.patch | grep -qv "^Subject: \[PATCH v$SERIES_VERSION "; then
+	subj=$(grep -h '^Subject: ' "$dir"/[0-9][0-9][0-9][0-9]-*.patch |
+		grep -v "^Subject: \[PATCH v$SERIES_VERSION " || true)
+	if [ -n "$subj" ]; then
 		warn "post: $p: a subject without [PATCH v$SERIES_VERSION ...]"; bad=1; continue
 	fi
 	if [ "$SERIES_VERSION" -gt 1 ] && ! grep -q "^Changes in v$SERIES_VERSION:" "$dir/0000-cover-letter.patch"; then
