@@ -90,6 +90,7 @@ make run, make shell, make boot:
   LIMIT=S              the boot's time limit (make run 120 s, make boot 600 s; make shell has none)
   RUN="prog args"      make boot: the static program to run in the guest
   RUN_FILES="a b"      make boot: more files beside the program
+  KERNEL=path          make boot: boot that bzImage (the guest's root of an earlier make run or make test)
   BOOT_TAG=name        make boot: keep its files apart from another make boot running at the same time
 
 make backport-diff:

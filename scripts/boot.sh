@@ -36,6 +36,8 @@ if [[ " $append " == *" th.kernel=i386 "* ]]; then
 	kernel=$(obj_dir i386)/arch/x86/boot/bzImage
 	append="rdinit=/guest/init32 $append"
 fi
+# KERNEL=path (make boot): that bzImage, whatever the flavour.
+[ -z "${KERNEL:-}" ] || kernel=$KERNEL
 qemu_bin=qemu-system-x86_64 fw=() cpu=max
 unset QEMU_TSC_SKEW
 if [[ " $append " =~ \ th\.skew=([^ ]+)\  ]]; then

@@ -146,8 +146,14 @@ cmd_boot() {
 	[ -f "$prog" ] || die "RUN: no program $prog"
 	[[ $(readelf -l "$prog" 2>/dev/null) == *'program interpreter'* ]] &&
 		warn "$prog is dynamically linked; the guest has only the libraries the tests need"
-	# BOOT_PREPARED=1: the caller ran "run.sh kernel" for this flavour.
-	if [ "${BOOT_PREPARED:-0}" = 1 ]; then
+	# KERNEL=path: that bzImage, with the guest's root of an earlier make
+	# run or make test; BOOT_PREPARED=1: the caller ran "run.sh kernel".
+	if [ -n "${KERNEL:-}" ]; then
+		[ -f "$KERNEL" ] || die "KERNEL: no bzImage $KERNEL"
+		[ -d "$(out_dir "$flavour")/root" ] ||
+			die "KERNEL=: no guest root in $(out_dir "$flavour"): make run (or make test) builds it"
+		skew_qemu
+	elif [ "${BOOT_PREPARED:-0}" = 1 ]; then
 		skew_qemu
 	else
 		prepare
@@ -323,8 +329,27 @@ bail_out() {
 # package, a build error), a guest that never booted, a background step
 # that failed.  make itself turns any failure into its own 2: ./harness
 # test gives this status (see the Makefile).
+# write_run_json START FLAVOUR...: RESULTS/run.json (scripts/run-json.py):
+# the command as given, the base and series, the kernels of FLAVOURs.
+write_run_json() {
+	local start=$1 f cmd="make test" v
+	shift
+	for v in BASE SERIES T KUNIT BOOTS PLAN_BOOTS TEST_JOBS; do
+		[ -z "${!v:-}" ] || cmd+=" $v=\"${!v}\""
+	done
+	local kernels=()
+	for f in "$@"; do
+		[ -f "$(obj_dir "$f")/include/config/kernel.release" ] &&
+			kernels+=(--kernel "$f=$(obj_dir "$f")")
+	done
+	python3 "$S/run-json.py" "$RESULTS" --command "$cmd" --base "$BASE" \
+		--series-version "$SERIES_VERSION" --postings "$(selected_postings)" \
+		--start "$start" "${kernels[@]}" ||
+		warn "run.json not written"
+}
+
 cmd_test() {
-	local t0=$SECONDS st=0
+	local t0=$SECONDS st=0 start=$EPOCHSECONDS
 	new_run
 	trap 'bail_out $?' EXIT
 	prepare
@@ -472,6 +497,8 @@ cmd_test() {
 	python3 "$S/results.py" summary --ktap "$RESULTS/results.ktap" --base "$BASE" \
 		--series "${SERIES:-}" --plan-boots "${PLAN_BOOTS:-$(default_plan_boots)}" \
 		"$RESULTS"/*.json | tee "$RESULTS/summary.txt" || st=$?
+	# shellcheck disable=SC2086
+	write_run_json "$start" "$flavour" $wanted
 	exit "$st"
 }
 
