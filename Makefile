@@ -28,7 +28,7 @@ define HELP
 Targets:
   make run             build the kernel and the one program make run boots with; show the guest's clocks
   make test            every boot of plan/boots, 3 guests at a time; the debug kernel, make ia64, harness tests beside
-  make test T=timers:cpu-lag   that test alone, in every boot whose suites run it (see T=, KUNIT=, BOOTS= below)
+  make test T=timers:cpu-lag   that test alone, in the boots on the series' kernel whose suites run it (see T=, KUNIT=, BOOTS= below)
   make list            every boot of the plan (BASE= aware), the tests it runs by the names T= takes, the KUnit suites KUNIT= names
   make post            each posting of BASE as a ready mbox in build/post/ (To:/Cc: from get_maintainer.pl, applies-on-base check; docs/posting.md)
   make test-7.2        make test on mainline 7.2 (BASE=7.2): the development and posting queue

@@ -79,22 +79,50 @@ plan_boots() {
 }
 
 # boots [NAME...]: the boots of the plan (those NAMEd, if any), each
-# narrowed to the selection when there is one.
+# narrowed to the selection when there is one.  A selection without NAMEs
+# runs on the series' own kernel where it can: a boot on another kernel
+# (th.kernel=debug, base or i386) only for an item no boot on the series'
+# kernel runs, so that T= and KUNIT= build no kernel they do not need;
+# KUnit alone (KUNIT= without T=) boots once.
 boots() {
 	[ ${#ITEMS[@]} -gt 0 ] || { plan_boots "$@"; return; }
 	local ksft=${PLAN_KSFT:-$(out_dir "$(flavour_of_series)")/ksft}
-	local named=0 name smp limit suites append item used=" "
+	local named=0 name smp limit suites append item used=" " own=" " i
+	local -a lines=() hits=() others=()
 	[ $# -gt 0 ] && named=1
 	[ -d "$ksft" ] || die "plan: T=/KUNIT= need the built tests: no $ksft"
 	while IFS=$'\t' read -r name smp limit suites append; do
 		select_boot "$ksft" "$name" "$suites" "$named"
 		[ ${#sel[@]} -gt 0 ] || continue
-		for item in "${hit[@]}"; do used+="$item "; done
 		suites=$(IFS=,; echo "${sel[*]}")
 		[ -n "${KUNIT:-}" ] && [ "${sel[0]}" = kunit ] &&
 			append="${append:+$append }kunit.filter_glob=$KUNIT"
-		printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$smp" "$limit" "$suites" "$append"
+		lines+=("$(printf '%s\t%s\t%s\t%s\t%s' "$name" "$smp" "$limit" "$suites" "$append")")
+		hits+=(" ${hit[*]} ")
+		if [[ " $append " =~ \ th\.kernel=(debug|base|i386)\  ]]; then
+			others+=(1)
+		else
+			others+=(0)
+			for item in "${hit[@]}"; do own+="$item "; done
+		fi
 	done < <(plan_boots "$@")
+	local kunit_only=0 kunit_done=0
+	[ $named = 0 ] && [ "${ITEMS[*]}" = kunit ] && kunit_only=1
+	for i in "${!lines[@]}"; do
+		if [ $named = 0 ] && [ "${others[$i]}" = 1 ]; then
+			local needed=0
+			for item in ${hits[$i]}; do
+				[[ $own == *" $item "* ]] || needed=1
+			done
+			[ $needed = 1 ] || continue
+		fi
+		if [ $kunit_only = 1 ]; then
+			[ $kunit_done = 0 ] || continue
+			kunit_done=1
+		fi
+		for item in ${hits[$i]}; do used+="$item "; done
+		printf '%s\n' "${lines[$i]}"
+	done
 	for item in "${ITEMS[@]}"; do
 		[[ $used == *" $item "* ]] && continue
 		[[ $item != *:* ]] || built "$ksft" "$item" ||
