@@ -483,6 +483,14 @@ T=th:s,timers:b PLAN_BOOTS="$sel/boots" PLAN_TESTS="$sel/tests" \
 got=$(cd "$sel/lists" 2>/dev/null && echo *)
 [ "$got" = y ] && [ "$(cat "$sel/lists/y")" = "$(printf 'timers\tb\t7\t-v\nth\ts\t300\t')" ] ||
 	sel_fail+="[lists T=th:s,timers:b: $got] "
+# Without BOOTS=, an item runs on another kernel (th.kernel=) only where
+# no boot on the series' kernel runs it; KUnit alone boots once.
+printf 'x 2 60 kunit,timers:a -\nd 2 60 kunit,timers:a,timers:b th.kernel=debug\nv 2 60 kunit -\n' >"$sel/boots2"
+sel2() { env "$@" PLAN_BOOTS="$sel/boots2" PLAN_KSFT="$sel/ksft" "$TOP/scripts/plan.sh" boots 2>/dev/null |
+	cut -f1,4 | tr '\t\n' ' |'; }
+got=$(sel2 T=timers:a); [ "$got" = "x timers:a|" ] || sel_fail+="[boots2 T=timers:a: $got] "
+got=$(sel2 T=timers:a,timers:b); [ "$got" = "x timers:a|d timers:a,timers:b|" ] || sel_fail+="[boots2 T=timers:a,timers:b: $got] "
+got=$(sel2 KUNIT='t*'); [ "$got" = "x kunit|" ] || sel_fail+="[boots2 KUNIT: $got] "
 if [ -n "$sel_fail" ]; then
 	record plan-select fail "$sel_fail"
 else
