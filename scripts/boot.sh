@@ -36,8 +36,9 @@ if [[ " $append " == *" th.kernel=i386 "* ]]; then
 	kernel=$(obj_dir i386)/arch/x86/boot/bzImage
 	append="rdinit=/guest/init32 $append"
 fi
-# KERNEL=path (make boot): that bzImage, whatever the flavour.
-[ -z "${KERNEL:-}" ] || kernel=$KERNEL
+# TH_BOOT_KERNEL=path (make boot KERNEL=path): that bzImage, whatever
+# the flavour.
+[ -z "${TH_BOOT_KERNEL:-}" ] || kernel=$TH_BOOT_KERNEL
 qemu_bin=qemu-system-x86_64 fw=() cpu=max
 unset QEMU_TSC_SKEW
 if [[ " $append " =~ \ th\.skew=([^ ]+)\  ]]; then

@@ -177,7 +177,7 @@ cmd_boot() {
 	rm -f "$log"
 	# The program's output, live: the console between the guest's markers.
 	set +e
-	SHOW=1 "$S/boot.sh" "$flavour" "$log" "${SMP:-2}" "${LIMIT:-600}" \
+	TH_BOOT_KERNEL=${KERNEL:-} SHOW=1 "$S/boot.sh" "$flavour" "$log" "${SMP:-2}" "${LIMIT:-600}" \
 		"quiet th.mode=user ${APPEND:-}" "$initrd" |
 		awk '/^TH-USER-BEGIN/ {p = 1; next} /^TH-USER-END/ {p = 0} p {sub(/\r$/, ""); print; fflush()}'
 	rc=${PIPESTATUS[0]}
