@@ -48,7 +48,6 @@ ARM_CACHE=${ARM_CACHE:-$HOME/.cache/time-interp/arm-gcc-12}
 # gcc-multilib), cc1, and gcc's own headers and libgcc.
 ARM_DEBS=(gcc-12-arm-linux-gnueabi cpp-12-arm-linux-gnueabi libgcc-12-dev-armel-cross)
 
-g() { git -C "$SRC" "$@"; }
 fails=0
 bad() { printf '  check-arm FAILED: %s\n' "$*"; fails=$((fails + 1)); }
 show() { sed -n "1,${2:-10}p" <<<"$1" | sed 's/^/      /'; }

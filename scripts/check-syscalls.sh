@@ -94,7 +94,6 @@ native_abi() {
 	esac
 }
 
-g() { git -C "$SRC" "$@"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

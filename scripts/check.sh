@@ -42,7 +42,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-g() { git -C "$SRC" "$@"; }
 fails=0
 step() { printf '\n==> check: %s\n' "$*"; }
 show() { sed -n "1,${2:-10}p" <<<"$1" | sed 's/^/      /'; }

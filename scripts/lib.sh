@@ -112,6 +112,13 @@ skew_qemu_append() {
 	[[ " $1 " == *" th.skew="* || " $1 " == *" th.invtsc "* || " $1 " == *" th.tscadjust "* ]]
 }
 
+# other_kernel APPEND: the kernel a boot with these arguments runs other
+# than the series' own (th.kernel=base, debug or i386), or nothing.
+other_kernel() {
+	[[ " $1 " =~ \ th\.kernel=(base|debug|i386)\  ]] && echo "${BASH_REMATCH[1]}"
+	return 0
+}
+
 # default_plan_boots: the plan make test reads without PLAN_BOOTS: the
 # base's own (plan/boots-7.2, v3 of the series) when it has one.
 default_plan_boots() {
@@ -166,6 +173,12 @@ plan_boot() {
 	shift 9
 	if [[ ,$suites, == *,kunit,* ]]; then
 		kunit=(--kunit)
+		# A KUnit case runs in a kthread the kernel does not preempt:
+		# upstream's time64_to_tm_test_date_range loops past RCU's
+		# 21 s stall timeout under TCG beside other guests and a
+		# build (6.1 and 6.12, 2026-12-07).  RCU still reports a
+		# stall of 60 s.
+		append="rcupdate.rcu_cpu_stall_timeout=60 $append"
 	else
 		append="kunit.enable=0 $append"
 	fi
@@ -413,6 +426,23 @@ private_apt() {
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 	printf '%s\n' "$@" >"$dir/sources.list"
 }
+
+# deb_src_apt DIR SUITE...: private_apt with the deb-src lines of Debian's
+# SUITEs (bookworm, bookworm-updates, bookworm-security, unstable).
+deb_src_apt() {
+	local dir=$1 s kr=/usr/share/keyrings/debian-archive-keyring.gpg lines=()
+	shift
+	for s; do
+		case $s in
+		*-security) lines+=("deb-src [signed-by=$kr] http://deb.debian.org/debian-security $s main") ;;
+		*) lines+=("deb-src [signed-by=$kr] http://deb.debian.org/debian $s main") ;;
+		esac
+	done
+	private_apt "$dir" "${lines[@]}"
+}
+
+# g GIT-ARGS...: git in the series' tree, build/linux (build/BASE/linux).
+g() { git -C "$SRC" "$@"; }
 
 # private_apt_fresh DIR: DIR's lists were fetched less than a day ago.
 private_apt_fresh() {

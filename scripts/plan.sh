@@ -99,7 +99,7 @@ boots() {
 			append="${append:+$append }kunit.filter_glob=$KUNIT"
 		lines+=("$(printf '%s\t%s\t%s\t%s\t%s' "$name" "$smp" "$limit" "$suites" "$append")")
 		hits+=(" ${hit[*]} ")
-		if [[ " $append " =~ \ th\.kernel=(debug|base|i386)\  ]]; then
+		if [ -n "$(other_kernel "$append")" ]; then
 			others+=(1)
 		else
 			others+=(0)

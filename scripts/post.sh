@@ -26,7 +26,6 @@ deb=$TOP/build/post/debian
 mkdir -p "$out" "$deb" "$LOGS"
 log=$LOGS/post.log
 : >"$log"
-g() { git -C "$SRC" "$@"; }
 # patches_of DIR: the posting's patches, without the cover letter.
 patches_of() { find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort; }
 
@@ -66,20 +65,16 @@ applies() {
 # debian_files: the files Debian's patches of the base's source package
 # touch, one a line (empty when the package cannot be had: then says so).
 debian_files() {
-	local src ver dir kr uri
+	local src ver dir uri
+	# The apt configurations of sparse.sh (unstable) and qemu-skew.sh.
 	if from_unstable; then
 		src=linux ver=$(cat "$BUILD/pkg/version" 2>/dev/null || true)
-		dir=$TOP/build/apt-unstable-src
-		kr=/usr/share/keyrings/debian-archive-keyring.gpg
-		private_apt "$dir" "deb-src [signed-by=$kr] http://deb.debian.org/debian unstable main"
+		dir=$BUILD/apt-sid-src
+		deb_src_apt "$dir" unstable
 	else
 		read -r src ver < <(dpkg-query -W -f '${source:Package} ${source:Version}\n' "$BASE_PKG" 2>/dev/null || true)
-		dir=$TOP/build/apt-src
-		kr=/usr/share/keyrings/debian-archive-keyring.gpg
-		private_apt "$dir" \
-			"deb-src [signed-by=$kr] http://deb.debian.org/debian bookworm main" \
-			"deb-src [signed-by=$kr] http://deb.debian.org/debian bookworm-updates main" \
-			"deb-src [signed-by=$kr] http://deb.debian.org/debian-security bookworm-security main"
+		dir=$BUILD/apt-src
+		deb_src_apt "$dir" bookworm bookworm-updates bookworm-security
 	fi
 	[ -n "${ver:-}" ] || return 0
 	local cache=$deb/$src-$ver

@@ -40,11 +40,7 @@ fi
 
 "$TOP/scripts/deps.sh" "${QEMU_SKEW_PKGS[@]}"
 
-kr=/usr/share/keyrings/debian-archive-keyring.gpg
-private_apt "$apt_dir" \
-	"deb-src [signed-by=$kr] http://deb.debian.org/debian bookworm main" \
-	"deb-src [signed-by=$kr] http://deb.debian.org/debian bookworm-updates main" \
-	"deb-src [signed-by=$kr] http://deb.debian.org/debian-security bookworm-security main"
+deb_src_apt "$apt_dir" bookworm bookworm-updates bookworm-security
 mkdir -p "$src_dir"
 
 # The newest qemu source of bookworm: the lists are refreshed once a day.

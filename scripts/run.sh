@@ -247,7 +247,7 @@ needs() {
 	if skew_qemu_append "$1"; then
 		echo qemu-skew
 	fi
-	[[ " $1 " =~ \ th\.kernel=(base|debug|i386)\  ]] && echo "${BASH_REMATCH[1]}"
+	other_kernel "$1"
 	return 0
 }
 

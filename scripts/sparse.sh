@@ -44,8 +44,7 @@ msg "sparse: $SRC refuses Debian 12's $(sparse --version 2>&1); building Debian 
 exec 9>"$root.lock"
 flock 9
 
-kr=/usr/share/keyrings/debian-archive-keyring.gpg
-private_apt "$apt_dir" "deb-src [signed-by=$kr] http://deb.debian.org/debian unstable main"
+deb_src_apt "$apt_dir" unstable
 if ! private_apt_fresh "$apt_dir"; then
 	run_logged "$log.apt" apt-get "${APT_OPTS[@]}" update -q ||
 		die "sparse: apt-get update of unstable's deb-src list failed"

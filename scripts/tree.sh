@@ -14,7 +14,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-g() { git -C "$SRC" "$@"; }
 
 base_version() {
 	local d=$1
